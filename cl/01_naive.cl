@@ -1,0 +1,57 @@
+#include "common.h"
+
+/* Step 1: naive.
+ *
+ * One work-item per element of C, each running its whole dot product straight
+ * out of global memory.  It is correct and nothing more.  Dimension 0 of the
+ * NDRange walks the ROWS of C, so the 32 work-items of a warp sit in 32
+ * different rows: at every k they read 32 floats of A that are lda apart (32
+ * separate memory transactions for 128 useful bytes) and at the end they write
+ * 32 floats of C that are ldc apart.  Only B is cheap, since the whole warp
+ * wants the same element (a broadcast).  Nothing is reused from anything
+ * faster than the caches: two global loads per FMA.
+ */
+
+/* BM x BN is the block of C one work-group covers; the host derives the
+ * work-group shape (BM/TM, BN/TN) from them.  Each work-item computes one
+ * element, so TM and TN must stay 1. */
+#ifndef BM
+#define BM 16
+#endif
+#ifndef BN
+#define BN 16
+#endif
+#ifndef TM
+#define TM 1
+#endif
+#ifndef TN
+#define TN 1
+#endif
+
+#if TM != 1 || TN != 1
+#error "gemm_naive computes one element of C per work-item: TM and TN must be 1"
+#endif
+
+__kernel void gemm_naive(const int M, const int N, const int K, const float alpha,
+                         __global const float *restrict A, const int offA, const int lda,
+                         __global const float *restrict B, const int offB, const int ldb,
+                         const float beta,
+                         __global float *restrict C, const int offC, const int ldc)
+{
+    const int row = get_global_id(0);   /* neighbours differ in row: the slow choice */
+    const int col = get_global_id(1);
+
+    /* The NDRange is rounded up to whole work-groups. */
+    if (row >= M || col >= N)
+        return;
+
+    __global const float *a = A + offA + row * lda;
+    __global const float *b = B + offB + col;
+
+    float acc = 0.0f;
+    for (int k = 0; k < K; ++k)
+        acc = fma(a[k], b[k * ldb], acc);
+
+    __global float *c = C + offC + row * ldc + col;
+    *c = gemm_epilogue(acc, alpha, beta, c);
+}

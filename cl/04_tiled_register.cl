@@ -1,0 +1,119 @@
+#include "common.h"
+
+/* Step 4: 1-D register tiling.
+ *
+ * Step 3 spends two local-memory loads on every FMA, so it runs at the speed
+ * of local memory, not of the arithmetic units.  Here each work-item computes
+ * TM results down one column of C.  At every k it loads one value of B into a
+ * register and reuses it TM times, against TM values of A that are the same
+ * for the whole warp (broadcasts of one contiguous row of the tile, which the
+ * compiler can fetch several k at a time).  The group needs TM times fewer
+ * work-items for the same block of C, so the block can grow (64 x 64) while
+ * the K slice shrinks (BK = 8): each element fetched from global memory now
+ * serves 64 outputs, and the tiles take 4 KiB of local memory instead of 8.
+ */
+
+/* BM x BN: the block of C per work-group.  BK: the K slice held in local
+ * memory.  TM: rows of C per work-item (one column each, so TN must be 1).
+ * The work-group is BN x (BM/TM) work-items. */
+#ifndef BM
+#define BM 64
+#endif
+#ifndef BN
+#define BN 64
+#endif
+#ifndef BK
+#define BK 8
+#endif
+#ifndef TM
+#define TM 8
+#endif
+#ifndef TN
+#define TN 1
+#endif
+
+#if TN != 1
+#error "gemm_tiled_register computes a column of TM results per work-item: TN must be 1"
+#endif
+#if BM % TM != 0
+#error "gemm_tiled_register: BM must be a multiple of TM"
+#endif
+
+#define TREG_THREADS (BN * (BM / TM))   /* work-items per group */
+
+#if (BM * BK) % TREG_THREADS != 0 || (BK * BN) % TREG_THREADS != 0
+#error "gemm_tiled_register: BM*BK and BK*BN must be multiples of the work-group size BN*BM/TM"
+#endif
+
+/* Copy a rows x cols block of a row-major matrix into local memory, element e
+ * by work-item e % TREG_THREADS so that neighbours read neighbouring addresses.
+ * `guarded` is a literal at every call site: interior tiles get bare loads,
+ * edge tiles get zeros for whatever lies at or beyond (rows_left, cols_left). */
+inline void treg_load(__local float *dst, __global const float *src, const int ld,
+                      const int rows, const int cols, const int rows_left, const int cols_left,
+                      const int tid, const bool guarded)
+{
+#pragma unroll
+    for (int i = 0; i < rows * cols / TREG_THREADS; ++i) {
+        const int e = tid + i * TREG_THREADS;
+        const int r = e / cols, c = e % cols;
+        dst[e] = (!guarded || (r < rows_left && c < cols_left)) ? src[r * ld + c] : 0.0f;
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(BN, BM / TM, 1)))
+void gemm_tiled_register(const int M, const int N, const int K, const float alpha,
+                         __global const float *restrict A, const int offA, const int lda,
+                         __global const float *restrict B, const int offB, const int ldb,
+                         const float beta,
+                         __global float *restrict C, const int offC, const int ldc)
+{
+    __local float As[BM][BK];
+    __local float Bs[BK][BN];
+
+    const int tx = get_local_id(0), ty = get_local_id(1);
+    const int tid = ty * BN + tx;
+
+    /* From here on, rows and columns count from this group's corner of C. */
+    const int row0 = get_group_id(1) * BM, col0 = get_group_id(0) * BN;
+    const int rows_left = M - row0, cols_left = N - col0;
+    A += offA + row0 * lda;
+    B += offB + col0;
+    C += offC + row0 * ldc + col0;
+
+    const bool edge = rows_left < BM || cols_left < BN;   /* decided once per group */
+
+    /* This work-item owns rows ty*TM .. ty*TM+TM-1 of column tx. */
+    float acc[TM];
+#pragma unroll
+    for (int i = 0; i < TM; ++i)
+        acc[i] = 0.0f;
+
+    for (int k0 = 0; k0 < K; k0 += BK) {
+        if (edge || K - k0 < BK) {
+            treg_load(&As[0][0], A + k0, lda, BM, BK, rows_left, K - k0, tid, true);
+            treg_load(&Bs[0][0], B + k0 * ldb, ldb, BK, BN, K - k0, cols_left, tid, true);
+        } else {
+            treg_load(&As[0][0], A + k0, lda, BM, BK, BM, BK, tid, false);
+            treg_load(&Bs[0][0], B + k0 * ldb, ldb, BK, BN, BK, BN, tid, false);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+#pragma unroll
+        for (int k = 0; k < BK; ++k) {
+            const float b = Bs[k][tx];   /* one load, TM uses */
+#pragma unroll
+            for (int i = 0; i < TM; ++i)
+                acc[i] = fma(As[ty * TM + i][k], b, acc[i]);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    /* For each i the warp stores consecutive columns of one row: coalesced. */
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {
+        const int r = ty * TM + i;
+        if (!edge || (r < rows_left && tx < cols_left))
+            C[r * ldc + tx] = gemm_epilogue(acc[i], alpha, beta, &C[r * ldc + tx]);
+    }
+}

@@ -1,0 +1,26 @@
+/* Shared by every kernel in cl/.  The host resolves `#include "common.h"` itself
+ * (the sources are embedded in the binary), so this file must stay plain OpenCL C 1.2.
+ *
+ * Layout contract (the host relies on it, see host/gemm.c):
+ *   row-major A (M x K), B (K x N), C (M x N); element (r, c) of X lives at
+ *   X[offX + r * ldX + c].  C = alpha * A * B + beta * C.
+ *   When beta == 0, C is written without being read (BLAS semantics), so an
+ *   uninitialised C holding NaNs must not leak into the result.
+ */
+#ifndef CLGEMM_COMMON_H
+#define CLGEMM_COMMON_H
+
+/* The one place where a finished dot product meets C. */
+inline float gemm_epilogue(float acc, float alpha, float beta, __global const float *c)
+{
+    return beta == 0.0f ? alpha * acc : alpha * acc + beta * *c;
+}
+
+/* float4 flavour for the vectorised kernel: four neighbouring elements of one row
+ * of C at once.  c must be 16-byte aligned (offC and ldc multiples of 4). */
+inline float4 gemm_epilogue4(float4 acc, float alpha, float beta, __global const float4 *c)
+{
+    return beta == 0.0f ? alpha * acc : alpha * acc + beta * *c;
+}
+
+#endif

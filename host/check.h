@@ -1,0 +1,46 @@
+/* Is a computed C right?  A reference in double precision and the error metric.
+ *
+ * error(i,j) = |c - ref| / (|alpha| * sum_k |a_ik * b_kj| + |beta * c0_ij|)
+ * i.e. the error relative to the magnitude of what was summed, so one threshold per
+ * precision serves every size and every input scale.  NaN or Inf anywhere is an error of
+ * +Inf.  Small problems are checked entry by entry against a full reference; large ones
+ * against exactly computed samples (whole first/last rows and columns, where edge bugs
+ * live, plus random interior entries), and, when another result such as CLBlast's is at
+ * hand, entry by entry against it with the Cauchy-Schwarz bound |a_i|_2 |b_j|_2 >=
+ * sum_k |a_ik b_kj| as the scale. */
+#ifndef CLGEMM_CHECK_H
+#define CLGEMM_CHECK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gemm.h"
+#include "matrix.h"
+
+typedef struct reference {
+    gemm_shape shape;
+    bool full;        /* every entry, else the samples below */
+    size_t count;     /* entries checked */
+    int *rows, *cols; /* sample positions (NULL when full) */
+    double *value;    /* exact-ish C at each checked entry */
+    double *scale;    /* the metric's denominator there */
+} reference;
+
+/* Problems up to this many multiply-adds get the full reference by default. */
+#define CHECK_FULL_LIMIT (1ull << 28)
+
+int reference_build(reference *ref, const host_matrix *A, const host_matrix *B,
+                    const host_matrix *C0, float alpha, float beta, bool full, uint64_t seed);
+void reference_free(reference *ref);
+double reference_error(const reference *ref, const host_matrix *C);
+
+/* Entry-by-entry agreement of two results of the same product (see above). */
+double compare_error(const host_matrix *A, const host_matrix *B, const host_matrix *C0,
+                     float alpha, float beta, const host_matrix *C, const host_matrix *other);
+
+/* The largest error accepted for fp32 with inner dimension K: rounding grows like sqrt(K)
+ * for random data, and a genuine bug (a lost k term, a wrong element) costs ~1/K or more,
+ * which stays far above this up to K in the millions. */
+double tolerance_f32(int K);
+
+#endif

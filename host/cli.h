@@ -1,0 +1,38 @@
+/* The command line: flags to options, with one-line errors for anything malformed. */
+#ifndef CLGEMM_CLI_H
+#define CLGEMM_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "clerr.h"
+#include "gemm.h"
+
+typedef enum output_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } output_format;
+
+typedef struct cli_options {
+    const char *algo;   /* a registry name, "all" or "list" */
+    bool size_given;    /* else a default chosen per device */
+    gemm_shape shape;
+    const char *device; /* NULL: the default device */
+    bool list_devices, help, version, check, quiet;
+    int iters;          /* 0: automatic */
+    int warmup;
+    output_format format;
+    uint64_t seed;
+    float alpha, beta;
+} cli_options;
+
+/* Exit status for bad input, as documented in --help. */
+#define EXIT_BAD_INPUT 2
+
+/* "N" or "MxNxK" with every number in 1..2^31-1; anything else is refused. */
+int parse_size(const char *text, gemm_shape *out, errbuf *e);
+
+/* 0 on success; -1 with e set (one line) on bad input.  Checks the algorithm name against
+ * the registry; device specs are checked later, against the devices present. */
+int cli_parse(int argc, char **argv, cli_options *o, errbuf *e);
+
+void cli_print_help(const char *prog);
+
+#endif

@@ -1,0 +1,146 @@
+#include "gemm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "program.h"
+
+static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
+
+plan_status gemm_plan_create(gemm_plan *plan, cl_context ctx, const device_info *dev,
+                             const algo_def *algo, const char *overrides, char **log,
+                             errbuf *e)
+{
+    memset(plan, 0, sizeof *plan);
+    plan->algo = algo;
+    *log = NULL;
+    if (algo->kind != ALGO_KERNEL) {
+        err_set(e, "%s is not a kernel of ours", algo->name);
+        return PLAN_ERROR;
+    }
+    if (params_parse(&plan->params, algo->defaults, e) != 0 ||
+        (overrides && params_parse(&plan->params, overrides, e) != 0))
+        return PLAN_UNSUPPORTED;
+
+    plan->bm = (int)params_get(&plan->params, "BM", 1);
+    plan->bn = (int)params_get(&plan->params, "BN", 1);
+    plan->tm = (int)params_get(&plan->params, "TM", 1);
+    plan->tn = (int)params_get(&plan->params, "TN", 1);
+    if (plan->bm < 1 || plan->bn < 1 || plan->tm < 1 || plan->tn < 1 || plan->bm % plan->tm ||
+        plan->bn % plan->tn) {
+        err_set(e, "invalid tile: BM=%d BN=%d must be positive multiples of TM=%d TN=%d",
+                plan->bm, plan->bn, plan->tm, plan->tn);
+        return PLAN_UNSUPPORTED;
+    }
+    size_t rows = (size_t)(plan->bm / plan->tm), cols = (size_t)(plan->bn / plan->tn);
+    plan->local[0] = algo->rows_on_dim0 ? rows : cols;
+    plan->local[1] = algo->rows_on_dim0 ? cols : rows;
+    size_t wg = plan->local[0] * plan->local[1];
+    if (wg > dev->max_work_group) {
+        err_set(e, "needs %zu work-items per group, the device allows %zu", wg,
+                dev->max_work_group);
+        return PLAN_UNSUPPORTED;
+    }
+
+    char *source = kernel_source_load(algo->file, e);
+    if (!source)
+        return PLAN_ERROR;
+    char options[512];
+    char defines[400];
+    params_to_defines(&plan->params, defines, sizeof defines);
+    snprintf(options, sizeof options, "%s %s", PROGRAM_BASE_OPTIONS, defines);
+    plan->program = program_build(ctx, dev->id, source, options, log, e);
+    free(source);
+    if (!plan->program)
+        return PLAN_BUILD_FAILED;
+
+    cl_int st;
+    plan->kernel = clCreateKernel(plan->program, algo->kernel, &st);
+    if (!plan->kernel) {
+        err_set(e, "clCreateKernel(%s) failed: %s", algo->kernel, cl_error_name(st));
+        gemm_plan_release(plan);
+        return PLAN_ERROR;
+    }
+    /* The compiler knows the real limits once registers and local memory are assigned. */
+    size_t kernel_wg = 0;
+    cl_ulong kernel_local = 0;
+    CL_TRY(e, clGetKernelWorkGroupInfo(plan->kernel, dev->id, CL_KERNEL_WORK_GROUP_SIZE,
+                                       sizeof kernel_wg, &kernel_wg, NULL));
+    CL_TRY(e, clGetKernelWorkGroupInfo(plan->kernel, dev->id, CL_KERNEL_LOCAL_MEM_SIZE,
+                                       sizeof kernel_local, &kernel_local, NULL));
+    if (wg > kernel_wg) {
+        err_set(e, "needs %zu work-items per group, this kernel allows %zu on the device", wg,
+                kernel_wg);
+        gemm_plan_release(plan);
+        return PLAN_UNSUPPORTED;
+    }
+    if (kernel_local > dev->local_mem) {
+        err_set(e, "needs %llu bytes of local memory, the device has %llu",
+                (unsigned long long)kernel_local, (unsigned long long)dev->local_mem);
+        gemm_plan_release(plan);
+        return PLAN_UNSUPPORTED;
+    }
+    return PLAN_OK;
+fail:
+    gemm_plan_release(plan);
+    return PLAN_ERROR;
+}
+
+void gemm_plan_release(gemm_plan *plan)
+{
+    if (plan->kernel)
+        clReleaseKernel(plan->kernel);
+    if (plan->program)
+        clReleaseProgram(plan->program);
+    plan->kernel = NULL;
+    plan->program = NULL;
+}
+
+bool gemm_plan_accepts(const gemm_plan *plan, gemm_operand A, gemm_operand B, gemm_operand C,
+                       errbuf *e)
+{
+    int m = plan->algo->ld_multiple;
+    if (m > 1 && (A.ld % m || B.ld % m || C.ld % m || A.off % m || B.off % m || C.off % m)) {
+        err_set(e, "needs leading dimensions and offsets that are multiples of %d", m);
+        return false;
+    }
+    return true;
+}
+
+int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,
+                 gemm_operand A, gemm_operand B, float beta, gemm_operand C, cl_event *ev,
+                 errbuf *e)
+{
+    cl_kernel k = plan->kernel;
+    cl_uint i = 0;
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &s.M));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &s.N));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &s.K));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(float), &alpha));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &A.buf));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &A.off));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &A.ld));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &B.buf));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &B.off));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &B.ld));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(float), &beta));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &C.buf));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &C.off));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &C.ld));
+
+    size_t tiles_m = ceil_div((size_t)s.M, (size_t)plan->bm);
+    size_t tiles_n = ceil_div((size_t)s.N, (size_t)plan->bn);
+    size_t global[2];
+    if (plan->algo->rows_on_dim0) {
+        global[0] = tiles_m * plan->local[0];
+        global[1] = tiles_n * plan->local[1];
+    } else {
+        global[0] = tiles_n * plan->local[0];
+        global[1] = tiles_m * plan->local[1];
+    }
+    CL_TRY(e, clEnqueueNDRangeKernel(q, k, 2, NULL, global, plan->local, 0, NULL, ev));
+    return 0;
+fail:
+    return -1;
+}

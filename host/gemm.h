@@ -1,0 +1,54 @@
+/* One algorithm made ready for a device (a "plan") and enqueued on cl_mem buffers. */
+#ifndef CLGEMM_GEMM_H
+#define CLGEMM_GEMM_H
+
+#include <CL/cl.h>
+
+#include "algos.h"
+#include "clerr.h"
+#include "device.h"
+#include "params.h"
+
+typedef struct gemm_shape {
+    int M, N, K;
+} gemm_shape;
+
+/* A row-major matrix inside a buffer: element (r, c) is buf[off + r * ld + c]. */
+typedef struct gemm_operand {
+    cl_mem buf;
+    int off, ld;
+} gemm_operand;
+
+typedef enum plan_status {
+    PLAN_OK,
+    PLAN_UNSUPPORTED,  /* this device or these parameters cannot run it; e says why */
+    PLAN_BUILD_FAILED, /* the compiler refused; the build log comes back */
+    PLAN_ERROR,        /* an OpenCL call failed */
+} plan_status;
+
+typedef struct gemm_plan {
+    const algo_def *algo;
+    params params;
+    cl_program program;
+    cl_kernel kernel;
+    size_t local[2];
+    int bm, bn, tm, tn;
+} gemm_plan;
+
+/* Builds the algorithm's kernel with its registry defaults overridden by `overrides`
+ * ("BM=64 TM=4", may be NULL) and checks the launch fits the device. */
+plan_status gemm_plan_create(gemm_plan *plan, cl_context ctx, const device_info *dev,
+                             const algo_def *algo, const char *overrides, char **log,
+                             errbuf *e);
+void gemm_plan_release(gemm_plan *plan);
+
+/* Whether the plan can run on these operands (the vectorized kernels need leading
+ * dimensions and offsets that are multiples of their vector width). */
+bool gemm_plan_accepts(const gemm_plan *plan, gemm_operand A, gemm_operand B, gemm_operand C,
+                       errbuf *e);
+
+int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,
+                 gemm_operand A, gemm_operand B, float beta, gemm_operand C, cl_event *ev,
+                 errbuf *e);
+
+#endif

@@ -1,0 +1,81 @@
+#include "params.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int set(params *p, const char *key, size_t keylen, long value, errbuf *e)
+{
+    for (int i = 0; i < p->count; i++)
+        if (strlen(p->kv[i].key) == keylen && strncmp(p->kv[i].key, key, keylen) == 0) {
+            p->kv[i].value = value;
+            return 0;
+        }
+    if (p->count == PARAMS_MAX) {
+        err_set(e, "too many parameters (at most %d)", PARAMS_MAX);
+        return -1;
+    }
+    memcpy(p->kv[p->count].key, key, keylen);
+    p->kv[p->count].key[keylen] = '\0';
+    p->kv[p->count].value = value;
+    p->count++;
+    return 0;
+}
+
+int params_parse(params *p, const char *text, errbuf *e)
+{
+    const char *s = text;
+    while (*s) {
+        while (*s == ' ' || *s == ',')
+            s++;
+        if (!*s)
+            break;
+        const char *key = s;
+        while (isalnum((unsigned char)*s) || *s == '_')
+            s++;
+        size_t keylen = (size_t)(s - key);
+        if (keylen == 0 || keylen >= sizeof p->kv[0].key || *s != '=' ||
+            isdigit((unsigned char)key[0])) {
+            err_set(e, "bad parameter near '%.20s': expected NAME=INTEGER", key);
+            return -1;
+        }
+        s++;
+        char *end;
+        errno = 0;
+        long value = strtol(s, &end, 10);
+        if (end == s || errno || (*end && *end != ' ' && *end != ',')) {
+            err_set(e, "bad value for parameter %.*s: expected an integer", (int)keylen, key);
+            return -1;
+        }
+        s = end;
+        if (set(p, key, keylen, value, e) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+long params_get(const params *p, const char *key, long fallback)
+{
+    for (int i = 0; i < p->count; i++)
+        if (strcmp(p->kv[i].key, key) == 0)
+            return p->kv[i].value;
+    return fallback;
+}
+
+static void join(const params *p, const char *prefix, char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < p->count && used < size; i++) {
+        int n = snprintf(out + used, size - used, "%s%s%s=%ld", i ? " " : "", prefix,
+                         p->kv[i].key, p->kv[i].value);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+}
+
+void params_to_defines(const params *p, char *out, size_t size) { join(p, "-D", out, size); }
+void params_to_text(const params *p, char *out, size_t size) { join(p, "", out, size); }

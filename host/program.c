@@ -1,0 +1,162 @@
+#include "program.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel_sources.h"
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *text = NULL;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long size = ftell(f);
+        if (size >= 0 && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)size + 1))) {
+            if (fread(text, 1, (size_t)size, f) == (size_t)size) {
+                text[size] = '\0';
+            } else {
+                free(text);
+                text = NULL;
+            }
+        }
+    }
+    fclose(f);
+    return text;
+}
+
+static char *load_raw(const char *file, errbuf *e)
+{
+    const char *dir = getenv("CLGEMM_KERNEL_DIR");
+    if (dir && *dir) {
+        size_t n = strlen(dir) + strlen(file) + 2;
+        char *path = malloc(n);
+        if (!path) {
+            err_set(e, "out of host memory");
+            return NULL;
+        }
+        snprintf(path, n, "%s/%s", dir, file);
+        char *text = read_file(path);
+        if (!text)
+            err_set(e, "cannot read kernel file %s (CLGEMM_KERNEL_DIR)", path);
+        free(path);
+        return text;
+    }
+    for (const struct embedded_kernel *k = embedded_kernels; k->name; k++)
+        if (strcmp(k->name, file) == 0) {
+            char *text = strdup(k->source);
+            if (!text)
+                err_set(e, "out of host memory");
+            return text;
+        }
+    err_set(e, "kernel file %s is not embedded in this build", file);
+    return NULL;
+}
+
+/* Appends n bytes to a growing buffer; false when memory runs out. */
+static int append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
+{
+    if (*len + n + 1 > *cap) {
+        size_t want = (*len + n + 1) * 2;
+        char *grown = realloc(*buf, want);
+        if (!grown)
+            return 0;
+        *buf = grown;
+        *cap = want;
+    }
+    memcpy(*buf + *len, s, n);
+    *len += n;
+    (*buf)[*len] = '\0';
+    return 1;
+}
+
+/* Include files are expanded by us because the OpenCL compiler cannot see embedded files.
+ * A header guard in each header keeps repeated includes harmless; depth bounds cycles. */
+static char *expand(const char *file, int depth, errbuf *e)
+{
+    if (depth > 8) {
+        err_set(e, "#include nesting too deep at %s", file);
+        return NULL;
+    }
+    char *raw = load_raw(file, e);
+    if (!raw)
+        return NULL;
+    char *out = NULL;
+    size_t len = 0, cap = 0;
+    const char *line = raw;
+    while (*line) {
+        const char *eol = strchr(line, '\n');
+        size_t n = eol ? (size_t)(eol - line + 1) : strlen(line);
+        const char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        const char *q;
+        if (strncmp(p, "#include \"", 10) == 0 && (q = memchr(p + 10, '"', n - 10))) {
+            char name[128];
+            size_t nlen = (size_t)(q - (p + 10));
+            if (nlen >= sizeof name) {
+                err_set(e, "include name too long in %s", file);
+                goto fail;
+            }
+            memcpy(name, p + 10, nlen);
+            name[nlen] = '\0';
+            char *inner = expand(name, depth + 1, e);
+            if (!inner)
+                goto fail;
+            int ok = append(&out, &len, &cap, inner, strlen(inner)) &&
+                     append(&out, &len, &cap, "\n", 1);
+            free(inner);
+            if (!ok)
+                goto oom;
+        } else if (!append(&out, &len, &cap, line, n)) {
+            goto oom;
+        }
+        line += n;
+    }
+    free(raw);
+    if (!out)
+        out = strdup("");
+    return out;
+oom:
+    err_set(e, "out of host memory expanding %s", file);
+fail:
+    free(raw);
+    free(out);
+    return NULL;
+}
+
+char *kernel_source_load(const char *file, errbuf *e) { return expand(file, 0, e); }
+
+static char *build_log(cl_program prog, cl_device_id dev)
+{
+    size_t size = 0;
+    if (clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS)
+        return strdup("(no build log available)");
+    char *log = calloc(size + 1, 1);
+    if (log && clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, size, log, NULL) !=
+                   CL_SUCCESS)
+        log[0] = '\0';
+    return log;
+}
+
+cl_program program_build(cl_context ctx, cl_device_id dev, const char *source,
+                         const char *options, char **log, errbuf *e)
+{
+    *log = NULL;
+    cl_int st;
+    cl_program prog = clCreateProgramWithSource(ctx, 1, &source, NULL, &st);
+    if (!prog) {
+        err_set(e, "clCreateProgramWithSource failed: %s", cl_error_name(st));
+        return NULL;
+    }
+    st = clBuildProgram(prog, 1, &dev, options, NULL, NULL);
+    if (st != CL_SUCCESS) {
+        err_set(e, "clBuildProgram failed: %s", cl_error_name(st));
+        *log = build_log(prog, dev);
+        clReleaseProgram(prog);
+        return NULL;
+    }
+    return prog;
+}

@@ -1,0 +1,23 @@
+/* Results to stdout: a table for people, CSV and JSON for programs. */
+#ifndef CLGEMM_REPORT_H
+#define CLGEMM_REPORT_H
+
+#include <stdio.h>
+
+#include "cli.h"
+#include "device.h"
+#include "runner.h"
+
+typedef struct report_entry {
+    const device_info *dev;
+    run_result result;
+    float alpha, beta;
+} report_entry;
+
+/* One table per device, then (for several devices) GFLOP/s side by side. */
+void report_print(FILE *out, output_format format, const report_entry *entries, size_t n);
+
+void report_list_devices(FILE *out, const device_list *list);
+void report_list_algos(FILE *out);
+
+#endif

@@ -1,0 +1,82 @@
+/* Run a list of algorithms on one device: build, verify, time, for one problem size.
+ * A session keeps the context, queue and built kernels, so a sweep over sizes builds once. */
+#ifndef CLGEMM_RUNNER_H
+#define CLGEMM_RUNNER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "algos.h"
+#include "device.h"
+#include "gemm.h"
+
+typedef enum row_status {
+    ROW_OK,           /* verified within tolerance */
+    ROW_FAIL,         /* wrong result */
+    ROW_UNCHECKED,    /* --no-check */
+    ROW_UNSUPPORTED,  /* the device (or the operands) cannot run it; note says why */
+    ROW_BUILD_FAILED, /* the kernel did not compile; build_log has the compiler's words */
+    ROW_ERROR,        /* an OpenCL call failed at run time; note names it */
+} row_status;
+
+const char *row_status_name(row_status s);
+
+typedef struct run_row {
+    const algo_def *algo;
+    row_status status;
+    char params[128];
+    char note[512];
+    char *build_log; /* owned, for ROW_BUILD_FAILED */
+    int runs;
+    double ms_median, ms_min, gflops;
+    double vs_baseline; /* CLBlast's median time / ours: above 1 is faster; NaN if none */
+    double error, tolerance; /* NaN when not checked */
+} run_row;
+
+typedef enum check_mode {
+    CHECK_AUTO, /* full reference for small problems, samples (+ CLBlast) for large */
+    CHECK_FULL, /* full reference whatever the size */
+    CHECK_NONE, /* --no-check */
+} check_mode;
+
+typedef struct run_request {
+    gemm_shape shape;
+    float alpha, beta;
+    const algo_def *const *algos;
+    size_t nalgos;
+    int iters;          /* timed runs; 0 picks enough to cover min_seconds */
+    int warmup;         /* untimed runs before */
+    double min_seconds; /* for iters == 0 */
+    check_mode check;
+    uint64_t seed;
+    int ld_multiple; /* rows of every buffer are padded to a multiple of this */
+    int offset;      /* each matrix starts this many elements into its buffer */
+    bool progress;   /* a line on stderr per algorithm */
+} run_request;
+
+/* Defaults that the CLI and the tests start from. */
+run_request run_request_defaults(void);
+
+typedef struct run_result {
+    gemm_shape shape;
+    char check_method[64];
+    run_row *rows;
+    size_t nrows;
+} run_result;
+
+/* Input errors that must stop a run before anything is allocated (sizes beyond the
+ * device's single-allocation limit, beyond 32-bit indexing). */
+int run_validate(const device_info *dev, const run_request *req, errbuf *e);
+
+typedef struct session session;
+session *session_open(const device_info *dev, errbuf *e);
+/* -1 with e set when the run as a whole could not happen (allocation, transfer); failures of
+ * single algorithms are reported in their rows instead. */
+int session_run(session *s, const run_request *req, run_result *out, errbuf *e);
+void session_close(session *s);
+void run_result_free(run_result *r);
+
+/* True when every row is OK, UNCHECKED or UNSUPPORTED. */
+bool run_result_passed(const run_result *r);
+
+#endif
