@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-double tolerance_f32(int K) { return 1e-6 * fmax(4.0, sqrt((double)K)); }
+double tolerance_f32(int K) { return 0x1.0p-24 * fmax(4.0, 2.0 * sqrt((double)K)); }
 
 static float at(const host_matrix *m, int r, int c)
 {

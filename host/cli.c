@@ -93,7 +93,7 @@ void cli_print_help(const char *prog)
            "\n"
            "Verification: small problems against a full double-precision reference; large ones\n"
            "against exact sampled entries plus CLBlast's full result.  Error = max |c - ref| /\n"
-           "sum_k |a*b|; fp32 passes below 1e-6 * max(4, sqrt(K)).\n"
+           "sum_k |a*b|; fp32 passes below 2^-24 * max(4, 2*sqrt(K)).\n"
            "Environment: CLGEMM_KERNEL_DIR=path/to/cl reads kernels from there instead of the\n"
            "copies built into the binary.\n"
            "Exit status: 0 all verified, 1 a wrong result or an OpenCL failure, 2 bad input.\n",

@@ -262,8 +262,10 @@ int devices_select(const device_list *list, const char *spec, size_t *picked, er
     }
     for (size_t i = 0; i < list->count; i++) {
         const device_info *dev = &list->items[i];
+        /* The version string is searched too: PoCL names itself only there ("OpenCL 3.0
+         * PoCL ..."), and `--device pocl` is what users type. */
         if (contains_nocase(dev->platform_name, spec) || contains_nocase(dev->name, spec) ||
-            contains_nocase(dev->vendor, spec)) {
+            contains_nocase(dev->vendor, spec) || contains_nocase(dev->version, spec)) {
             picked[0] = i;
             return 1;
         }

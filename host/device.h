@@ -40,7 +40,8 @@ void devices_free(device_list *list);
  *   "all"          every device
  *   "P:D"          platform P, device D (indices as --list-devices prints them)
  *   "N"            the N-th device in --list-devices order
- *   anything else  the first device whose "platform name vendor" contains it, case-insensitive
+ *   anything else  the first device whose platform, name, vendor or version string contains
+ *                 it, case-insensitive
  * Writes indices into picked[] (capacity list->count) and returns how many, or -1 with e set. */
 int devices_select(const device_list *list, const char *spec, size_t *picked, errbuf *e);
 

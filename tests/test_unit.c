@@ -1,0 +1,241 @@
+/* Unit tests of the pure parts of the host: size and flag parsing, tile parameters, the
+ * registry, --device spec resolution, include expansion and the error metric. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algos.h"
+#include "check.h"
+#include "cli.h"
+#include "device.h"
+#include "matrix.h"
+#include "params.h"
+#include "program.h"
+
+static int failures, checks;
+
+#define EXPECT(cond)                                                                        \
+    do {                                                                                    \
+        checks++;                                                                           \
+        if (!(cond)) {                                                                      \
+            failures++;                                                                     \
+            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);             \
+        }                                                                                   \
+    } while (0)
+
+static void test_parse_size(void)
+{
+    gemm_shape s;
+    errbuf e = { "" };
+    EXPECT(parse_size("1024", &s, &e) == 0 && s.M == 1024 && s.N == 1024 && s.K == 1024);
+    EXPECT(parse_size("1000x17x513", &s, &e) == 0 && s.M == 1000 && s.N == 17 && s.K == 513);
+    EXPECT(parse_size("1", &s, &e) == 0 && s.M == 1);
+    const char *bad[] = { "0", "-5", "abc", "4096x", "x4096", "1x2", "1x2x3x4", "1xx2x3", "",
+                          "12a", " 12", "1x0x3", "99999999999", "2147483648", "1.5", "0x10x10" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        e.msg[0] = '\0';
+        int rc = parse_size(bad[i], &s, &e);
+        EXPECT(rc == -1);
+        EXPECT(strstr(e.msg, "bad --size") != NULL);
+        if (rc != -1)
+            fprintf(stderr, "  accepted bad size '%s'\n", bad[i]);
+    }
+    EXPECT(parse_size("2147483647x1x1", &s, &e) == 0 && s.M == 2147483647);
+}
+
+static int parse(cli_options *o, errbuf *e, int n, ...)
+{
+    char *argv[16] = { "clgemm" };
+    va_list ap;
+    va_start(ap, n);
+    for (int i = 0; i < n; i++)
+        argv[i + 1] = va_arg(ap, char *);
+    va_end(ap);
+    return cli_parse(n + 1, argv, o, e);
+}
+
+static void test_cli(void)
+{
+    cli_options o;
+    errbuf e = { "" };
+    EXPECT(parse(&o, &e, 0) == 0 && strcmp(o.algo, "all") == 0 && !o.size_given && o.check &&
+           o.iters == 0 && o.format == FORMAT_TABLE && o.device == NULL);
+    EXPECT(parse(&o, &e, 4, "--algo", "tiled", "--size=33x65x7", "--no-check") == 0 &&
+           strcmp(o.algo, "tiled") == 0 && o.size_given && o.shape.M == 33 &&
+           o.shape.N == 65 && o.shape.K == 7 && !o.check);
+    EXPECT(parse(&o, &e, 6, "--iters", "5", "--warmup", "0", "--format", "json") == 0 &&
+           o.iters == 5 && o.warmup == 0 && o.format == FORMAT_JSON);
+    EXPECT(parse(&o, &e, 3, "--alpha", "-1.5", "--beta=0.25") == 0 && o.alpha == -1.5f &&
+           o.beta == 0.25f);
+    EXPECT(parse(&o, &e, 2, "--device", "1:0") == 0 && strcmp(o.device, "1:0") == 0);
+    EXPECT(parse(&o, &e, 2, "--algo", "nosuch") == -1 && strstr(e.msg, "unknown algorithm"));
+    EXPECT(parse(&o, &e, 2, "--iters", "0") == -1 && strstr(e.msg, "--iters"));
+    EXPECT(parse(&o, &e, 2, "--iters", "-3") == -1);
+    EXPECT(parse(&o, &e, 2, "--warmup", "x") == -1);
+    EXPECT(parse(&o, &e, 2, "--format", "xml") == -1 && strstr(e.msg, "--format"));
+    EXPECT(parse(&o, &e, 1, "--size") == -1 && strstr(e.msg, "needs a value"));
+    EXPECT(parse(&o, &e, 1, "--bogus") == -1 && strstr(e.msg, "unknown option"));
+    EXPECT(parse(&o, &e, 2, "--beta", "nan") == -1);
+    EXPECT(parse(&o, &e, 2, "--device", "") == -1);
+    EXPECT(parse(&o, &e, 2, "--seed", "-1") == -1);
+}
+
+static void test_params(void)
+{
+    params p = { 0 };
+    errbuf e = { "" };
+    EXPECT(params_parse(&p, "BM=128 BN=64 TM=8", &e) == 0 && p.count == 3);
+    EXPECT(params_parse(&p, "BN=32, VEC=4", &e) == 0 && p.count == 4);
+    EXPECT(params_get(&p, "BN", 0) == 32 && params_get(&p, "BM", 0) == 128 &&
+           params_get(&p, "XX", -7) == -7);
+    char text[128];
+    params_to_defines(&p, text, sizeof text);
+    EXPECT(strcmp(text, "-DBM=128 -DBN=32 -DTM=8 -DVEC=4") == 0);
+    params_to_text(&p, text, sizeof text);
+    EXPECT(strcmp(text, "BM=128 BN=32 TM=8 VEC=4") == 0);
+    EXPECT(params_parse(&p, "BM", &e) == -1);
+    EXPECT(params_parse(&p, "BM=x", &e) == -1);
+    EXPECT(params_parse(&p, "=4", &e) == -1);
+    EXPECT(params_parse(&p, "4B=4", &e) == -1);
+}
+
+/* Every row names a file that is embedded and a kernel defined in it, and its defaults
+ * parse into a launch shape that divides evenly. */
+static void test_registry(void)
+{
+    size_t n;
+    const algo_def *all = algos_all(&n);
+    EXPECT(n >= 7);
+    int baselines = 0;
+    for (size_t i = 0; i < n; i++) {
+        EXPECT(algo_find(all[i].name) == &all[i]);
+        EXPECT(all[i].summary && *all[i].summary);
+        if (all[i].kind == ALGO_CLBLAST) {
+            baselines++;
+            continue;
+        }
+        errbuf e = { "" };
+        char *src = kernel_source_load(all[i].file, &e);
+        EXPECT(src != NULL);
+        if (!src) {
+            fprintf(stderr, "  %s: %s\n", all[i].name, e.msg);
+            continue;
+        }
+        char decl[128];
+        snprintf(decl, sizeof decl, "void %s(", all[i].kernel);
+        EXPECT(strstr(src, decl) != NULL);
+        EXPECT(strstr(src, "\n#include \"") == NULL && strncmp(src, "#include \"", 10) != 0);
+        free(src);
+        params p = { 0 };
+        EXPECT(params_parse(&p, all[i].defaults, &e) == 0);
+        long bm = params_get(&p, "BM", 0), bn = params_get(&p, "BN", 0);
+        long tm = params_get(&p, "TM", 0), tn = params_get(&p, "TN", 0);
+        EXPECT(bm > 0 && bn > 0 && tm > 0 && tn > 0 && bm % tm == 0 && bn % tn == 0);
+        EXPECT(all[i].ld_multiple >= 1);
+    }
+    EXPECT(baselines == 1);
+    EXPECT(algo_find("nosuch") == NULL);
+    errbuf e = { "" };
+    EXPECT(kernel_source_load("nosuch.cl", &e) == NULL && strstr(e.msg, "nosuch.cl"));
+}
+
+static device_info fake(unsigned p, unsigned d, cl_device_type type, const char *plat,
+                        const char *name)
+{
+    device_info x;
+    memset(&x, 0, sizeof x);
+    x.platform_index = p;
+    x.device_index = d;
+    x.type = type;
+    snprintf(x.platform_name, sizeof x.platform_name, "%s", plat);
+    snprintf(x.name, sizeof x.name, "%s", name);
+    snprintf(x.vendor, sizeof x.vendor, "%s", plat);
+    return x;
+}
+
+static void test_device_select(void)
+{
+    device_info items[3] = {
+        fake(0, 0, CL_DEVICE_TYPE_CPU, "Portable Computing Language", "pthread-cpu"),
+        fake(1, 0, CL_DEVICE_TYPE_GPU, "NVIDIA CUDA", "NVIDIA H100 80GB HBM3"),
+        fake(1, 1, CL_DEVICE_TYPE_GPU, "NVIDIA CUDA", "NVIDIA H200"),
+    };
+    snprintf(items[0].version, sizeof items[0].version, "OpenCL 3.0 PoCL HSTR: pthread");
+    device_list list = { items, 3 };
+    size_t picked[3];
+    errbuf e = { "" };
+    EXPECT(devices_select(&list, NULL, picked, &e) == 1 && picked[0] == 1); /* GPU first */
+    EXPECT(devices_select(&list, "", picked, &e) == 1 && picked[0] == 1);
+    EXPECT(devices_select(&list, "all", picked, &e) == 3 && picked[2] == 2);
+    EXPECT(devices_select(&list, "1:1", picked, &e) == 1 && picked[0] == 2);
+    EXPECT(devices_select(&list, "0:0", picked, &e) == 1 && picked[0] == 0);
+    EXPECT(devices_select(&list, "2", picked, &e) == 1 && picked[0] == 2);
+    EXPECT(devices_select(&list, "pocl", picked, &e) == 1 && picked[0] == 0); /* version */
+    EXPECT(devices_select(&list, "portable", picked, &e) == 1 && picked[0] == 0);
+    EXPECT(devices_select(&list, "h200", picked, &e) == 1 && picked[0] == 2);
+    EXPECT(devices_select(&list, "NVIDIA", picked, &e) == 1 && picked[0] == 1);
+    EXPECT(devices_select(&list, "3", picked, &e) == -1 && strstr(e.msg, "no device 3"));
+    EXPECT(devices_select(&list, "2:0", picked, &e) == -1 && strstr(e.msg, "2:0"));
+    EXPECT(devices_select(&list, "amd", picked, &e) == -1 && strstr(e.msg, "amd"));
+    items[1].type = items[2].type = CL_DEVICE_TYPE_ACCELERATOR;
+    EXPECT(devices_select(&list, NULL, picked, &e) == 1 && picked[0] == 0); /* no GPU */
+}
+
+/* The metric must see a single wrong entry, NaN, and the rounding of honest fp32 sums. */
+static void test_check(void)
+{
+    host_matrix A, B, C0, C;
+    int M = 37, N = 29, K = 53;
+    EXPECT(host_matrix_alloc(&A, M, K, 4) == 0 && host_matrix_alloc(&B, K, N, 4) == 0 &&
+           host_matrix_alloc(&C0, M, N, 4) == 0 && host_matrix_alloc(&C, M, N, 4) == 0);
+    host_matrix_fill_random(&A, 1);
+    host_matrix_fill_random(&B, 2);
+    host_matrix_fill_random(&C0, 3);
+    EXPECT(isnan(A.data[K])); /* padding is poisoned */
+    for (int full = 0; full <= 1; full++) {
+        reference ref;
+        EXPECT(reference_build(&ref, &A, &B, &C0, 2.0f, 0.5f, full, 9) == 0);
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) {
+                float acc = 0.0f;
+                for (int k = 0; k < K; k++)
+                    acc += A.data[i * A.ld + k] * B.data[k * B.ld + j];
+                C.data[i * C.ld + j] = 2.0f * acc + 0.5f * C0.data[i * C0.ld + j];
+            }
+        double ok = reference_error(&ref, &C);
+        EXPECT(ok < tolerance_f32(K));
+        C.data[(M - 1) * C.ld + (N - 1)] += 0.01f; /* a corner: sampled mode must see it */
+        EXPECT(reference_error(&ref, &C) > tolerance_f32(K));
+        C.data[(M - 1) * C.ld + (N - 1)] = NAN;
+        EXPECT(isinf(reference_error(&ref, &C)));
+        reference_free(&ref);
+    }
+    host_matrix other = C;
+    EXPECT(host_matrix_alloc(&other, M, N, 4) == 0);
+    memcpy(other.data, C.data, host_matrix_bytes(&C));
+    C.data[(M - 1) * C.ld + (N - 1)] = 0.0f;
+    other.data[(M - 1) * C.ld + (N - 1)] = 0.0f;
+    EXPECT(compare_error(&A, &B, &C0, 2.0f, 0.5f, &C, &other) == 0.0);
+    other.data[5 * other.ld + 7] += 0.05f;
+    EXPECT(compare_error(&A, &B, &C0, 2.0f, 0.5f, &C, &other) > tolerance_f32(K));
+    EXPECT(tolerance_f32(1) < tolerance_f32(1 << 20));
+    host_matrix_free(&A);
+    host_matrix_free(&B);
+    host_matrix_free(&C0);
+    host_matrix_free(&C);
+    host_matrix_free(&other);
+}
+
+int main(void)
+{
+    test_parse_size();
+    test_cli();
+    test_params();
+    test_registry();
+    test_device_select();
+    test_check();
+    printf("%d checks, %d failed\n", checks, failures);
+    return failures ? 1 : 0;
+}
