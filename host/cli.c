@@ -95,7 +95,8 @@ void cli_print_help(const char *prog)
            "against exact sampled entries plus CLBlast's full result.  Error = max |c - ref| /\n"
            "sum_k |a*b|; fp32 passes below 2^-24 * max(4, 2*sqrt(K)).\n"
            "Environment: CLGEMM_KERNEL_DIR=path/to/cl reads kernels from there instead of the\n"
-           "copies built into the binary.\n"
+           "copies built into the binary; CLGEMM_BUILD_OPTIONS adds compiler options (e.g.\n"
+           "-cl-nv-verbose) and CLGEMM_SHOW_BUILD_LOG=1 prints every build log on stderr.\n"
            "Exit status: 0 all verified, 1 a wrong result or an OpenCL failure, 2 bad input.\n",
            prog);
 }

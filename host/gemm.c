@@ -46,10 +46,12 @@ plan_status gemm_plan_create(gemm_plan *plan, cl_context ctx, const device_info 
     char *source = kernel_source_load(algo->file, e);
     if (!source)
         return PLAN_ERROR;
-    char options[512];
+    char options[1024];
     char defines[400];
     params_to_defines(&plan->params, defines, sizeof defines);
-    snprintf(options, sizeof options, "%s %s", PROGRAM_BASE_OPTIONS, defines);
+    const char *extra = getenv("CLGEMM_BUILD_OPTIONS"); /* e.g. -cl-nv-verbose */
+    snprintf(options, sizeof options, "%s %s %s", PROGRAM_BASE_OPTIONS, defines,
+             extra ? extra : "");
     plan->program = program_build(ctx, dev->id, source, options, log, e);
     free(source);
     if (!plan->program)

@@ -158,5 +158,13 @@ cl_program program_build(cl_context ctx, cl_device_id dev, const char *source,
         clReleaseProgram(prog);
         return NULL;
     }
+    /* For kernel work: the compiler's words on a good build (registers, spills on NVIDIA
+     * with CLGEMM_BUILD_OPTIONS=-cl-nv-verbose). */
+    const char *show = getenv("CLGEMM_SHOW_BUILD_LOG");
+    if (show && *show && strcmp(show, "0") != 0) {
+        char *text = build_log(prog, dev);
+        fprintf(stderr, "clgemm: build log (%s):\n%s\n", options ? options : "", text ? text : "");
+        free(text);
+    }
     return prog;
 }

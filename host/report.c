@@ -230,10 +230,12 @@ void report_list_devices(FILE *out, const device_list *list)
 {
     for (size_t i = 0; i < list->count; i++) {
         const device_info *d = &list->items[i];
-        fprintf(out, "%zu  %u:%u  %-11s %s | %s | %s | %u CUs, %.0f MiB, %.0f KiB local",
+        fprintf(out,
+                "%zu  %u:%u  %-11s %s | %s | %s | %u CUs, %.0f MiB, max alloc %.0f MiB, "
+                "%.0f KiB local",
                 i, d->platform_index, d->device_index, device_type_name(d->type), d->name,
                 d->platform_name, d->version, d->compute_units, d->global_mem / 1048576.0,
-                d->local_mem / 1024.0);
+                d->max_alloc / 1048576.0, d->local_mem / 1024.0);
         if (d->nv_cc_major >= 0)
             fprintf(out, ", sm_%d%d", d->nv_cc_major, d->nv_cc_minor);
         fprintf(out, "\n");

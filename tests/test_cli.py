@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""The clgemm binary from outside: bad input, listings, machine-readable output, and a
+planted wrong result.  usage: test_cli.py PATH/TO/clgemm PATH/TO/cl"""
+import csv
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+CLGEMM, CL_DIR = sys.argv[1], sys.argv[2]
+failures = 0
+checks = 0
+
+
+def run(*args, env=None):
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    p = subprocess.run([CLGEMM, *args], capture_output=True, text=True, env=full_env,
+                       timeout=900)
+    return p.returncode, p.stdout, p.stderr
+
+
+def expect(cond, what, detail=''):
+    global failures, checks
+    checks += 1
+    if not cond:
+        failures += 1
+        print('FAIL', what, detail[-2000:] if detail else '')
+    else:
+        print('ok  ', what)
+
+
+# A size just beyond what PoCL allows in one buffer: R x 32 x 32, so A needs R*32 floats.
+rc, out, err = run('--list-devices')
+pocl_line = next(line for line in out.splitlines() if 'PoCL' in line)
+max_alloc_mib = float(pocl_line.split('max alloc ')[1].split(' MiB')[0])
+too_tall = int(max_alloc_mib * 1048576 / (32 * 4)) + 1
+limit_words = 'allows in one buffer' if too_tall * 32 < 2**31 else 'beyond 32-bit'
+
+# Bad input: exit 2, exactly one line on stderr naming the problem, nothing on stdout.
+bad = [
+    (['--size', '0'], '--size'), (['--size', '-5'], '--size'), (['--size', 'abc'], '--size'),
+    (['--size', '4096x'], '--size'), (['--size', '1x2'], '--size'),
+    (['--size', '100000'], 'beyond 32-bit'), (['--size', '%dx32x32' % too_tall], limit_words),
+    (['--algo', 'nosuch'], 'unknown algorithm'), (['--device', 'nosuch-device'], 'no device'),
+    (['--device', '7:7'], 'no device'), (['--device', '99'], 'no device'),
+    (['--iters', '0'], '--iters'), (['--warmup', '-1'], '--warmup'),
+    (['--format', 'xml'], '--format'), (['--bogus'], 'unknown option'),
+    (['--size'], 'needs a value'), (['--beta', 'inf'], '--beta'),
+]
+for args, needle in bad:
+    rc, out, err = run('--device', 'pocl', *args) if '--device' not in args else run(*args)
+    lines = err.strip().splitlines()
+    expect(rc == 2 and len(lines) == 1 and needle in err and out == '',
+           'bad input %s -> exit 2, one line' % ' '.join(args),
+           'rc=%d stderr=%r stdout=%r' % (rc, err, out))
+
+rc, out, err = run('--help')
+expect(rc == 0 and '--size' in out and '--device' in out and 'Exit status' in out, '--help')
+rc, out, err = run('--version')
+expect(rc == 0 and out.startswith('clgemm '), '--version', out)
+rc, out, err = run('--algo', 'list')
+names = [line.split()[0] for line in out.splitlines()]
+expect(rc == 0 and names[:6] == ['naive', 'coalescing', 'tiled', 'tiled_register',
+                                  'block_tiled', 'block_tiled_vectorized'] and 'clblast' in names,
+       '--algo list names the progression in order', out)
+rc, out, err = run('--list-devices')
+expect(rc == 0 and 'PoCL' in out and '0:0' in out, '--list-devices shows PoCL', out + err)
+
+ALGOS = names
+
+# CSV parses back: a row per algorithm, numbers where they belong.
+rc, out, err = run('--device', 'pocl', '--size', '65x33x17', '--iters', '2', '--format', 'csv',
+                   '--quiet')
+rows = list(csv.DictReader(io.StringIO(out)))
+expect(rc == 0 and [r['algorithm'] for r in rows] == ALGOS and
+       all(r['status'] == 'ok' and float(r['gflops']) > 0 and float(r['error']) <
+           float(r['tolerance']) and r['M'] == '65' and r['N'] == '33' and r['K'] == '17'
+           for r in rows), '--format csv parses back, every row ok', out + err)
+
+# JSON parses back, one algorithm plus the CLBlast baseline with a ratio.
+rc, out, err = run('--device', 'pocl', '--algo', 'tiled', '--size', '40', '--iters', '2',
+                   '--format', 'json', '--quiet')
+try:
+    doc = json.loads(out)
+    res = doc['results'][0]
+    algs = [r['algorithm'] for r in res['rows']]
+    ok = (rc == 0 and algs == ['tiled', 'clblast'] and res['M'] == 40 and
+          res['rows'][0]['vs_clblast'] > 0 and res['rows'][0]['runs'] == 2 and
+          'PoCL' in res['device_version'])
+except (ValueError, KeyError, IndexError) as exc:
+    ok = False
+    out += repr(exc)
+expect(ok, '--format json parses back with the CLBlast ratio', out + err)
+
+# The table names device, driver and size, and every algorithm.
+rc, out, err = run('--device', 'pocl', '--size', '50x20x30', '--iters', '1')
+expect(rc == 0 and 'driver' in out and '50 x 20 x 30' in out and
+       all(a in out for a in ALGOS) and 'FAIL' not in out, 'table shape', out + err)
+expect('clgemm: [' in err, 'progress lines on stderr', err)
+
+# --device all: every device, then a side-by-side table when there is more than one.
+rc, out, err = run('--device', 'all', '--size', '24', '--iters', '1', '--quiet', '--format',
+                   'json')
+expect(rc == 0 and len(json.loads(out)['results']) >= 1, '--device all runs every device',
+       out + err)
+
+# --no-check says so instead of pretending.
+rc, out, err = run('--device', 'pocl', '--algo', 'naive', '--size', '20', '--iters', '1',
+                   '--no-check', '--format', 'csv', '--quiet')
+rows = list(csv.DictReader(io.StringIO(out)))
+expect(rc == 0 and rows[0]['status'] == 'unchecked' and rows[0]['error'] == '',
+       '--no-check reports unchecked', out + err)
+
+# A planted wrong result (one element off by 0.01) must be caught: FAIL row, exit 1.
+with tempfile.TemporaryDirectory() as tmp:
+    bad_dir = os.path.join(tmp, 'cl')
+    shutil.copytree(CL_DIR, bad_dir)
+    path = os.path.join(bad_dir, 'common.h')
+    text = open(path).read()
+    needle = 'inline float gemm_epilogue('
+    assert needle in text
+    text = text.replace(needle, 'inline float gemm_epilogue_true(', 1)
+    text = text.replace('#endif', '''inline float gemm_epilogue(float acc, float alpha, float beta,
+                           __global const float *c)
+{
+    return gemm_epilogue_true(acc, alpha, beta, c) +
+           (get_global_id(0) == 1 && get_global_id(1) == 2 ? 0.01f : 0.0f);
+}
+#endif''')
+    open(path, 'w').write(text)
+    rc, out, err = run('--device', 'pocl', '--algo', 'block_tiled', '--size', '70x50x30',
+                       '--iters', '1', '--quiet', env={'CLGEMM_KERNEL_DIR': bad_dir})
+    expect(rc == 1 and 'FAIL' in out, 'planted wrong result -> FAIL, exit 1', out + err)
+    # A kernel that does not compile: its build log is shown and the rest still run.
+    broken = os.path.join(bad_dir, '03_tiled.cl')
+    open(broken, 'a').write('\nthis is not OpenCL C;\n')
+    rc, out, err = run('--device', 'pocl', '--size', '20', '--iters', '1', '--quiet',
+                       env={'CLGEMM_KERNEL_DIR': bad_dir})
+    expect(rc == 1 and 'BUILD FAILED' in out and 'build log' in err and
+           'clblast' in out, 'build failure shows its log, others still run', out + err)
+
+print('%d checks, %d failed' % (checks, failures))
+sys.exit(1 if failures else 0)
