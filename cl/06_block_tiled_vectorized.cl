@@ -34,7 +34,7 @@
 #define BN 128
 #endif
 #ifndef BK
-#define BK 8
+#define BK 16 /* twice step 5's slice: half the barriers per k, measured ~4% faster */
 #endif
 #ifndef TM
 #define TM 8

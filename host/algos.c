@@ -16,7 +16,7 @@ static const algo_def registry[] = {
     { "block_tiled_vectorized", ALGO_KERNEL,
       "float4 loads and stores, A transposed in local memory",
       "06_block_tiled_vectorized.cl", "gemm_block_tiled_vectorized",
-      "BM=128 BN=128 BK=8 TM=8 TN=8 VEC=4", false, 4 },
+      "BM=128 BN=128 BK=16 TM=8 TN=8 VEC=4", false, 4 },
     { "clblast", ALGO_CLBLAST, "CLBlast SGEMM with its default parameters (the baseline)",
       NULL, NULL, "", false, 1 },
 };
