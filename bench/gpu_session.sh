@@ -27,7 +27,7 @@ CLGEMM_TEST_DEVICE=nvidia meson test -C /tmp/b 2>&1 | tail -6
 cp /tmp/b/meson-logs/testlog.txt "$out/gpu_testlog.txt"
 grep -E "^FAIL|cases,|checks,|Traceback|Error" /tmp/b/meson-logs/testlog.txt | head -40 || true
 
-for n in 4096 1024; do
+for n in 4096 1024 2048 4095 1000x3000x777; do
     echo "== --size $n on the GPU"
     $clgemm --device nvidia --size $n --format json --quiet > "$out/nvidia_$n.json"
     python3 bench/json_table.py "$out/nvidia_$n.json"
