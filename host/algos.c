@@ -17,6 +17,9 @@ static const algo_def registry[] = {
       "float4 loads and stores, A transposed in local memory",
       "06_block_tiled_vectorized.cl", "gemm_block_tiled_vectorized",
       "BM=128 BN=128 BK=16 TM=8 TN=8 VEC=4", false, 4 },
+    { "warp_tiled", ALGO_KERNEL,
+      "warp tile between work-group and thread tiles, double-buffered local memory",
+      "07_warp_tiled.cl", "gemm_warp_tiled", "BM=128 BN=128 BK=16 TM=8 TN=8 VEC=4", false, 4 },
     { "clblast", ALGO_CLBLAST, "CLBlast SGEMM with its default parameters (the baseline)",
       NULL, NULL, "", false, 1 },
 };

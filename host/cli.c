@@ -86,6 +86,7 @@ void cli_print_help(const char *prog)
            "  --warmup N         untimed runs before timing (default 2)\n"
            "  --format F         table (default), csv or json on stdout\n"
            "  --no-check         skip verification (rows say 'unchecked')\n"
+           "  --no-baseline      do not add the CLBlast row beside the chosen algorithm\n"
            "  --seed N           seed of the random inputs (default 42)\n"
            "  --alpha X, --beta X   scalars of the product (default 1 and 0)\n"
            "  --quiet            no progress lines on stderr\n"
@@ -123,7 +124,7 @@ static bool is_flag(const char *arg, const char *flag)
 
 int cli_parse(int argc, char **argv, cli_options *o, errbuf *e)
 {
-    *o = (cli_options){ .algo = "all", .check = true, .iters = 0, .warmup = 2,
+    *o = (cli_options){ .algo = "all", .check = true, .baseline = true, .iters = 0, .warmup = 2,
                         .format = FORMAT_TABLE, .seed = 42, .alpha = 1.0f, .beta = 0.0f };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -137,6 +138,8 @@ int cli_parse(int argc, char **argv, cli_options *o, errbuf *e)
             o->list_devices = true;
         } else if (strcmp(a, "--no-check") == 0) {
             o->check = false;
+        } else if (strcmp(a, "--no-baseline") == 0) {
+            o->baseline = false;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             o->quiet = true;
         } else if (is_flag(a, "--algo")) {

@@ -16,6 +16,7 @@ typedef struct cli_options {
     gemm_shape shape;
     const char *device; /* NULL: the default device */
     bool list_devices, help, version, check, quiet;
+    bool baseline;      /* run CLBlast beside the chosen algorithm (for the ratio) */
     int iters;          /* 0: automatic */
     int warmup;
     output_format format;

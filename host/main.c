@@ -31,14 +31,14 @@ static _Noreturn void exit_soon_after_enumeration(device_list *devices, int stat
 }
 
 /* The requested algorithm, plus CLBlast so every row has its ratio; "all" is the registry. */
-static size_t pick_algos(const char *name, const algo_def **out, size_t cap)
+static size_t pick_algos(const char *name, bool baseline, const algo_def **out, size_t cap)
 {
     size_t n;
     const algo_def *all = algos_all(&n);
     size_t count = 0;
     for (size_t i = 0; i < n && count < cap; i++)
         if (strcmp(name, "all") == 0 || strcmp(name, all[i].name) == 0 ||
-            all[i].kind == ALGO_CLBLAST)
+            (baseline && all[i].kind == ALGO_CLBLAST))
             out[count++] = &all[i];
     return count;
 }
@@ -97,7 +97,7 @@ int main(int argc, char **argv)
     req.seed = opt.seed;
     req.progress = !opt.quiet;
     req.algos = algos;
-    req.nalgos = pick_algos(opt.algo, algos, sizeof algos / sizeof algos[0]);
+    req.nalgos = pick_algos(opt.algo, opt.baseline, algos, sizeof algos / sizeof algos[0]);
     if (opt.size_given) {
         req.shape = opt.shape;
     } else {
