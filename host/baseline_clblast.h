@@ -4,7 +4,8 @@
 
 #include <stdbool.h>
 
-#include "gemm.h"
+#include "clerr.h"
+#include "shape.h"
 
 /* False when clgemm was built with -Dclblast=disabled or without libclblast-dev. */
 bool baseline_clblast_available(void);

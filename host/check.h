@@ -14,8 +14,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "gemm.h"
 #include "matrix.h"
+#include "shape.h"
 
 typedef struct reference {
     gemm_shape shape;

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "algos.h"
+#include "clgemm.h"
+#include "runner.h"
 
 /* A whole-string decimal integer in [lo, hi]. */
 static int parse_int(const char *text, long lo, long hi, long *out)
@@ -145,7 +146,8 @@ int cli_parse(int argc, char **argv, cli_options *o, errbuf *e)
         } else if (is_flag(a, "--algo")) {
             if (!(v = take_value(argc, argv, &i, "--algo", e)))
                 return -1;
-            if (strcmp(v, "all") != 0 && strcmp(v, "list") != 0 && !algo_find(v)) {
+            if (strcmp(v, "all") != 0 && strcmp(v, "list") != 0 &&
+                strcmp(v, BASELINE_NAME) != 0 && !clgemm_find_algorithm(v)) {
                 err_set(e, "unknown algorithm '%s' (see --algo list)", v);
                 return -1;
             }

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "clerr.h"
-#include "gemm.h"
+#include "shape.h"
 
 typedef enum output_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } output_format;
 

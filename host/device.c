@@ -180,17 +180,6 @@ bool device_has_extension(const device_info *d, const char *ext)
     return false;
 }
 
-const char *device_type_name(cl_device_type type)
-{
-    if (type & CL_DEVICE_TYPE_GPU)
-        return "GPU";
-    if (type & CL_DEVICE_TYPE_CPU)
-        return "CPU";
-    if (type & CL_DEVICE_TYPE_ACCELERATOR)
-        return "accelerator";
-    return "other";
-}
-
 static bool contains_nocase(const char *hay, const char *needle)
 {
     size_t n = strlen(needle);

@@ -8,23 +8,10 @@
 #include <CL/cl.h>
 
 #include "clerr.h"
+#include "clgemm.h"
 
-typedef struct device_info {
-    cl_platform_id platform;
-    cl_device_id id;
-    unsigned platform_index, device_index; /* the "P:D" spec of this device */
-    char platform_name[128];
-    char name[128];
-    char vendor[128];
-    char driver[64];
-    char version[128];
-    cl_device_type type;
-    cl_uint compute_units;
-    cl_ulong global_mem, max_alloc, local_mem;
-    size_t max_work_group;
-    int nv_cc_major, nv_cc_minor; /* NVIDIA compute capability, -1 elsewhere */
-    char *extensions;             /* owned */
-} device_info;
+/* The public description (clgemm.h) is the internal one. */
+typedef clgemm_device_desc device_info;
 
 typedef struct device_list {
     device_info *items;
@@ -46,6 +33,5 @@ void devices_free(device_list *list);
 int devices_select(const device_list *list, const char *spec, size_t *picked, errbuf *e);
 
 bool device_has_extension(const device_info *d, const char *ext);
-const char *device_type_name(cl_device_type type);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "program.h"
 
@@ -15,11 +16,7 @@ plan_status gemm_plan_create(gemm_plan *plan, cl_context ctx, const device_info 
     memset(plan, 0, sizeof *plan);
     plan->algo = algo;
     *log = NULL;
-    if (algo->kind != ALGO_KERNEL) {
-        err_set(e, "%s is not a kernel of ours", algo->name);
-        return PLAN_ERROR;
-    }
-    if (params_parse(&plan->params, algo->defaults, e) != 0 ||
+    if (params_parse(&plan->params, algo->desc.defaults, e) != 0 ||
         (overrides && params_parse(&plan->params, overrides, e) != 0))
         return PLAN_UNSUPPORTED;
 
@@ -52,7 +49,11 @@ plan_status gemm_plan_create(gemm_plan *plan, cl_context ctx, const device_info 
     const char *extra = getenv("CLGEMM_BUILD_OPTIONS"); /* e.g. -cl-nv-verbose */
     snprintf(options, sizeof options, "%s %s %s", PROGRAM_BASE_OPTIONS, defines,
              extra ? extra : "");
-    plan->program = program_build(ctx, dev->id, source, options, log, e);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    plan->program = program_build(ctx, dev, source, options, log, &plan->from_cache, e);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    plan->build_ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) * 1e-6;
     free(source);
     if (!plan->program)
         return PLAN_BUILD_FAILED;
@@ -96,7 +97,7 @@ void gemm_plan_release(gemm_plan *plan)
 bool gemm_plan_accepts(const gemm_plan *plan, gemm_operand A, gemm_operand B, gemm_operand C,
                        errbuf *e)
 {
-    int m = plan->algo->ld_multiple;
+    int m = plan->algo->desc.ld_multiple;
     if (m > 1 && (A.ld % m || B.ld % m || C.ld % m || A.off % m || B.off % m || C.off % m)) {
         err_set(e, "needs leading dimensions and offsets that are multiples of %d", m);
         return false;

@@ -8,16 +8,9 @@
 #include "clerr.h"
 #include "device.h"
 #include "params.h"
+#include "shape.h"
 
-typedef struct gemm_shape {
-    int M, N, K;
-} gemm_shape;
 
-/* A row-major matrix inside a buffer: element (r, c) is buf[off + r * ld + c]. */
-typedef struct gemm_operand {
-    cl_mem buf;
-    int off, ld;
-} gemm_operand;
 
 typedef enum plan_status {
     PLAN_OK,
@@ -33,6 +26,8 @@ typedef struct gemm_plan {
     cl_kernel kernel;
     size_t local[2];
     int bm, bn, tm, tn;
+    double build_ms;
+    bool from_cache;
 } gemm_plan;
 
 /* Builds the algorithm's kernel with its registry defaults overridden by `overrides`

@@ -1,21 +1,20 @@
-/* clgemm: run, verify and time the GEMM progression on OpenCL devices. */
+/* clgemm: run, verify and time the GEMM progression on OpenCL devices.  Built on the
+ * public API of libclgemm (clgemm.h) and the CLBlast baseline, nothing else. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "algos.h"
 #include "cli.h"
-#include "clgemm_config.h"
-#include "device.h"
+#include "clgemm.h"
 #include "report.h"
 #include "runner.h"
 
 #define DEFAULT_SIZE_GPU 2048
 #define DEFAULT_SIZE_OTHER 256
 
-static int bad_input(const errbuf *e)
+static int bad_input(const char *msg)
 {
-    fprintf(stderr, "clgemm: %s\n", e->msg);
+    fprintf(stderr, "clgemm: %s\n", msg);
     return EXIT_BAD_INPUT;
 }
 
@@ -23,23 +22,22 @@ static int bad_input(const errbuf *e)
  * stops moments after enumerating devices: on the GPU machine (NVIDIA driver 580 beside
  * PoCL 5.0) one such exit in twenty aborted inside a driver with "terminate called without
  * an active exception", turning a clean "exit 2" into a crash. */
-static _Noreturn void exit_soon_after_enumeration(device_list *devices, int status)
+static _Noreturn void exit_soon_after_enumeration(int status)
 {
-    devices_free(devices);
     fflush(NULL);
     _Exit(status);
 }
 
-/* The requested algorithm, plus CLBlast so every row has its ratio; "all" is the registry. */
-static size_t pick_algos(const char *name, bool baseline, const algo_def **out, size_t cap)
+/* The requested algorithm plus CLBlast, so every row has its ratio; "all" is every one. */
+static size_t pick_algos(const char *name, bool baseline, const char **out, size_t cap)
 {
-    size_t n;
-    const algo_def *all = algos_all(&n);
     size_t count = 0;
-    for (size_t i = 0; i < n && count < cap; i++)
-        if (strcmp(name, "all") == 0 || strcmp(name, all[i].name) == 0 ||
-            (baseline && all[i].kind == ALGO_CLBLAST))
-            out[count++] = &all[i];
+    bool all = strcmp(name, "all") == 0;
+    for (size_t i = 0; i < clgemm_algorithm_count() && count < cap; i++)
+        if (all || strcmp(name, clgemm_algorithm(i)->name) == 0)
+            out[count++] = clgemm_algorithm(i)->name;
+    if ((all || baseline || strcmp(name, BASELINE_NAME) == 0) && count < cap)
+        out[count++] = BASELINE_NAME;
     return count;
 }
 
@@ -48,13 +46,13 @@ int main(int argc, char **argv)
     cli_options opt;
     errbuf e = { "" };
     if (cli_parse(argc, argv, &opt, &e) != 0)
-        return bad_input(&e);
+        return bad_input(e.msg);
     if (opt.help) {
         cli_print_help(argv[0]);
         return 0;
     }
     if (opt.version) {
-        printf("clgemm %s\n", CLGEMM_VERSION);
+        printf("clgemm %s\n", clgemm_version());
         return 0;
     }
     if (strcmp(opt.algo, "list") == 0) {
@@ -62,31 +60,29 @@ int main(int argc, char **argv)
         return 0;
     }
 
-    device_list devices;
-    if (devices_enumerate(&devices, &e) != 0) {
-        fprintf(stderr, "clgemm: %s\n", e.msg);
+    const clgemm_device_desc *devices;
+    size_t ndevices;
+    if (clgemm_devices(&devices, &ndevices) != CLGEMM_SUCCESS) {
+        fprintf(stderr, "clgemm: %s\n", clgemm_last_error());
         return 1;
     }
     if (opt.list_devices) {
-        report_list_devices(stdout, &devices);
-        exit_soon_after_enumeration(&devices, 0);
+        report_list_devices(stdout, devices, ndevices);
+        exit_soon_after_enumeration(0);
     }
 
     int status = 0;
-    size_t *picked = calloc(devices.count, sizeof *picked);
-    report_entry *entries = calloc(devices.count, sizeof *entries);
-    const algo_def *algos[64];
+    size_t *picked = calloc(ndevices, sizeof *picked);
+    report_entry *entries = calloc(ndevices, sizeof *entries);
+    const char *algos[64];
+    size_t npicked = 0;
     if (!picked || !entries) {
         fprintf(stderr, "clgemm: out of host memory\n");
         status = 1;
         goto done;
     }
-    int npicked = devices_select(&devices, opt.device, picked, &e);
-    if (npicked < 0) {
-        free(picked);
-        free(entries);
-        exit_soon_after_enumeration(&devices, bad_input(&e));
-    }
+    if (clgemm_select_devices(opt.device, picked, &npicked) != CLGEMM_SUCCESS)
+        exit_soon_after_enumeration(bad_input(clgemm_last_error()));
 
     run_request req = run_request_defaults();
     req.alpha = opt.alpha;
@@ -103,23 +99,20 @@ int main(int argc, char **argv)
     } else {
         /* One size for all picked devices, so a comparison compares like with like. */
         bool all_gpu = true;
-        for (int i = 0; i < npicked; i++)
-            all_gpu = all_gpu && (devices.items[picked[i]].type & CL_DEVICE_TYPE_GPU);
+        for (size_t i = 0; i < npicked; i++)
+            all_gpu = all_gpu && (devices[picked[i]].type & CL_DEVICE_TYPE_GPU);
         int n = all_gpu ? DEFAULT_SIZE_GPU : DEFAULT_SIZE_OTHER;
         req.shape = (gemm_shape){ n, n, n };
     }
     /* Every device is validated before any of them allocates anything. */
-    for (int i = 0; i < npicked; i++)
-        if (run_validate(&devices.items[picked[i]], &req, &e) != 0) {
-            free(picked);
-            free(entries);
-            exit_soon_after_enumeration(&devices, bad_input(&e));
-        }
+    for (size_t i = 0; i < npicked; i++)
+        if (run_validate(&devices[picked[i]], &req, &e) != 0)
+            exit_soon_after_enumeration(bad_input(e.msg));
 
     size_t nentries = 0;
-    for (int i = 0; i < npicked; i++) {
-        const device_info *dev = &devices.items[picked[i]];
-        session *s = session_open(dev, &e);
+    for (size_t i = 0; i < npicked; i++) {
+        const clgemm_device_desc *dev = &devices[picked[i]];
+        session *s = session_open(picked[i], &e);
         if (!s) {
             fprintf(stderr, "clgemm: %s\n", e.msg);
             status = 1;
@@ -137,7 +130,7 @@ int main(int argc, char **argv)
             for (size_t r = 0; r < entry->result.nrows; r++)
                 if (entry->result.rows[r].build_log)
                     fprintf(stderr, "clgemm: [%s] %s build log:\n%s\n", dev->name,
-                            entry->result.rows[r].algo->name, entry->result.rows[r].build_log);
+                            entry->result.rows[r].name, entry->result.rows[r].build_log);
             if (!run_result_passed(&entry->result))
                 status = 1;
         }
@@ -150,6 +143,5 @@ int main(int argc, char **argv)
 done:
     free(picked);
     free(entries);
-    devices_free(&devices);
     return status;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache.h"
 #include "kernel_sources.h"
 
 static char *read_file(const char *path)
@@ -141,30 +142,95 @@ static char *build_log(cl_program prog, cl_device_id dev)
     return log;
 }
 
-cl_program program_build(cl_context ctx, cl_device_id dev, const char *source,
-                         const char *options, char **log, errbuf *e)
+/* Everything that changes the compiled code is in the key: the driver and device, the
+ * options, and the source itself (by hash; the key is stored whole in the entry). */
+static char *cache_key(const device_info *dev, const char *source, const char *options)
+{
+    size_t n = strlen(options) + 1024;
+    char *key = malloc(n);
+    if (key)
+        snprintf(key, n,
+                 "clgemm-program-v1\nplatform=%s\ndevice=%s\nvendor=%s\ndriver=%s\n"
+                 "version=%s\noptions=%s\nsource=%016llx/%zu\n",
+                 dev->platform_name, dev->name, dev->vendor, dev->driver, dev->version, options,
+                 (unsigned long long)fnv1a64(source, strlen(source), FNV1A64_SEED),
+                 strlen(source));
+    return key;
+}
+
+static cl_program from_cache(cl_context ctx, const device_info *dev, const char *key,
+                             const char *options)
+{
+    size_t len = 0;
+    unsigned char *binary = cache_load(key, &len);
+    if (!binary)
+        return NULL;
+    cl_int st, bin_st;
+    const unsigned char *bins[1] = { binary };
+    cl_program prog =
+        clCreateProgramWithBinary(ctx, 1, &dev->id, &len, bins, &bin_st, &st);
+    free(binary);
+    if (prog && (st != CL_SUCCESS || bin_st != CL_SUCCESS ||
+                 clBuildProgram(prog, 1, &dev->id, options, NULL, NULL) != CL_SUCCESS)) {
+        /* A binary the driver no longer takes (say, after an update it did not announce in
+         * its version string) is rebuilt from source and overwritten. */
+        clReleaseProgram(prog);
+        prog = NULL;
+    }
+    return prog;
+}
+
+static void to_cache(cl_program prog, const char *key)
+{
+    size_t len = 0;
+    if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL) != CL_SUCCESS ||
+        len == 0)
+        return;
+    unsigned char *binary = malloc(len);
+    unsigned char *bins[1] = { binary };
+    if (binary && clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) ==
+                      CL_SUCCESS)
+        cache_store(key, binary, len);
+    free(binary);
+}
+
+cl_program program_build(cl_context ctx, const device_info *dev, const char *source,
+                         const char *options, char **log, bool *cached, errbuf *e)
 {
     *log = NULL;
+    *cached = false;
+    char *key = cache_dir() ? cache_key(dev, source, options) : NULL;
+    cl_program prog = key ? from_cache(ctx, dev, key, options) : NULL;
+    if (prog) {
+        *cached = true;
+        free(key);
+        return prog;
+    }
     cl_int st;
-    cl_program prog = clCreateProgramWithSource(ctx, 1, &source, NULL, &st);
+    prog = clCreateProgramWithSource(ctx, 1, &source, NULL, &st);
     if (!prog) {
         err_set(e, "clCreateProgramWithSource failed: %s", cl_error_name(st));
+        free(key);
         return NULL;
     }
-    st = clBuildProgram(prog, 1, &dev, options, NULL, NULL);
+    st = clBuildProgram(prog, 1, &dev->id, options, NULL, NULL);
     if (st != CL_SUCCESS) {
         err_set(e, "clBuildProgram failed: %s", cl_error_name(st));
-        *log = build_log(prog, dev);
+        *log = build_log(prog, dev->id);
         clReleaseProgram(prog);
+        free(key);
         return NULL;
     }
     /* For kernel work: the compiler's words on a good build (registers, spills on NVIDIA
      * with CLGEMM_BUILD_OPTIONS=-cl-nv-verbose). */
     const char *show = getenv("CLGEMM_SHOW_BUILD_LOG");
     if (show && *show && strcmp(show, "0") != 0) {
-        char *text = build_log(prog, dev);
-        fprintf(stderr, "clgemm: build log (%s):\n%s\n", options ? options : "", text ? text : "");
+        char *text = build_log(prog, dev->id);
+        fprintf(stderr, "clgemm: build log (%s):\n%s\n", options, text ? text : "");
         free(text);
     }
+    if (key)
+        to_cache(prog, key);
+    free(key);
     return prog;
 }

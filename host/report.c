@@ -3,7 +3,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "algos.h"
 #include "clgemm_config.h"
 
 /* Numbers that do not exist (not run, not checked) print as "-" or null, never as 0. */
@@ -19,7 +18,7 @@ static void fmt_num(char *buf, size_t n, const char *fmt, double v)
 
 static void print_table(FILE *out, const report_entry *r)
 {
-    const device_info *d = r->dev;
+    const clgemm_device_desc *d = r->dev;
     const run_result *res = &r->result;
     fprintf(out, "device   %s (%s, %s)\n", d->name, device_type_name(d->type), d->platform_name);
     fprintf(out, "driver   %s; %s\n", d->driver, d->version);
@@ -37,7 +36,7 @@ static void print_table(FILE *out, const report_entry *r)
         fmt_num(gf, sizeof gf, "%.1f", timed ? row->gflops : NAN);
         fmt_num(ratio, sizeof ratio, "%.2fx", row->vs_baseline);
         fmt_num(err, sizeof err, "%.1e", row->error);
-        fprintf(out, "%-24s %11s %11s %11s %10s %10s  %s\n", row->algo->name, med, min, gf,
+        fprintf(out, "%-24s %11s %11s %11s %10s %10s  %s\n", row->name, med, min, gf,
                 ratio, err, row_status_name(row->status));
     }
     bool any_note = false;
@@ -48,14 +47,14 @@ static void print_table(FILE *out, const report_entry *r)
         if (!any_note)
             fprintf(out, "\n");
         any_note = true;
-        fprintf(out, "%s: %s%s\n", row->algo->name,
+        fprintf(out, "%s: %s%s\n", row->name,
                 row->status == ROW_UNSUPPORTED ? "unsupported on this device: " : "",
                 row->note);
     }
     for (size_t i = 0; i < res->nrows; i++)
         if (res->rows[i].status == ROW_FAIL) {
             fprintf(out, "\n%s: FAIL: error %.2e above the fp32 tolerance %.2e\n",
-                    res->rows[i].algo->name, res->rows[i].error, res->rows[i].tolerance);
+                    res->rows[i].name, res->rows[i].error, res->rows[i].tolerance);
         }
 }
 
@@ -68,7 +67,7 @@ static void print_comparison(FILE *out, const report_entry *e, size_t n)
         fprintf(out, " %14.14s", e[j].dev->name);
     fprintf(out, "\n");
     for (size_t i = 0; i < e[0].result.nrows; i++) {
-        fprintf(out, "%-24s", e[0].result.rows[i].algo->name);
+        fprintf(out, "%-24s", e[0].result.rows[i].name);
         for (size_t j = 0; j < n; j++) {
             const run_row *row = i < e[j].result.nrows ? &e[j].result.rows[i] : NULL;
             char gf[32];
@@ -109,7 +108,7 @@ static void csv_num(FILE *out, double v)
 static void print_csv(FILE *out, const report_entry *e, size_t n)
 {
     fprintf(out, "device,platform,driver,M,N,K,algorithm,status,ms_median,ms_min,runs,gflops,"
-                 "vs_clblast,error,tolerance,params,note\n");
+                 "vs_clblast,error,tolerance,build_ms,from_cache,params,note\n");
     for (size_t j = 0; j < n; j++)
         for (size_t i = 0; i < e[j].result.nrows; i++) {
             const run_row *row = &e[j].result.rows[i];
@@ -120,7 +119,7 @@ static void print_csv(FILE *out, const report_entry *e, size_t n)
             fputc(',', out);
             csv_field(out, e[j].dev->driver);
             fprintf(out, ",%d,%d,%d,%s,", e[j].result.shape.M, e[j].result.shape.N,
-                    e[j].result.shape.K, row->algo->name);
+                    e[j].result.shape.K, row->name);
             csv_field(out, row_status_name(row->status));
             csv_num(out, timed ? row->ms_median : NAN);
             csv_num(out, timed ? row->ms_min : NAN);
@@ -129,6 +128,8 @@ static void print_csv(FILE *out, const report_entry *e, size_t n)
             csv_num(out, row->vs_baseline);
             csv_num(out, row->error);
             csv_num(out, row->tolerance);
+            csv_num(out, row->build_ms);
+            fprintf(out, ",%s", row->from_cache < 0 ? "" : row->from_cache ? "1" : "0");
             fputc(',', out);
             csv_field(out, row->params);
             fputc(',', out);
@@ -165,7 +166,7 @@ static void print_json(FILE *out, const report_entry *e, size_t n)
 {
     fprintf(out, "{\"clgemm_version\": \"%s\", \"results\": [", CLGEMM_VERSION);
     for (size_t j = 0; j < n; j++) {
-        const device_info *d = e[j].dev;
+        const clgemm_device_desc *d = e[j].dev;
         const run_result *res = &e[j].result;
         fprintf(out, "%s\n  {\"device\": ", j ? "," : "");
         json_string(out, d->name);
@@ -186,7 +187,7 @@ static void print_json(FILE *out, const report_entry *e, size_t n)
             const run_row *row = &res->rows[i];
             bool timed = row->runs > 0;
             fprintf(out, "%s\n    {\"algorithm\": ", i ? "," : "");
-            json_string(out, row->algo->name);
+            json_string(out, row->name);
             fprintf(out, ", \"status\": ");
             json_string(out, row_status_name(row->status));
             json_num(out, "ms_median", timed ? row->ms_median : NAN);
@@ -196,6 +197,9 @@ static void print_json(FILE *out, const report_entry *e, size_t n)
             json_num(out, "vs_clblast", row->vs_baseline);
             json_num(out, "error", row->error);
             json_num(out, "tolerance", row->tolerance);
+            json_num(out, "build_ms", row->build_ms);
+            if (row->from_cache >= 0)
+                fprintf(out, ", \"from_cache\": %s", row->from_cache ? "true" : "false");
             fprintf(out, ", \"params\": ");
             json_string(out, row->params);
             fprintf(out, ", \"note\": ");
@@ -226,10 +230,21 @@ void report_print(FILE *out, output_format format, const report_entry *entries, 
     }
 }
 
-void report_list_devices(FILE *out, const device_list *list)
+const char *device_type_name(cl_device_type type)
 {
-    for (size_t i = 0; i < list->count; i++) {
-        const device_info *d = &list->items[i];
+    if (type & CL_DEVICE_TYPE_GPU)
+        return "GPU";
+    if (type & CL_DEVICE_TYPE_CPU)
+        return "CPU";
+    if (type & CL_DEVICE_TYPE_ACCELERATOR)
+        return "accelerator";
+    return "other";
+}
+
+void report_list_devices(FILE *out, const clgemm_device_desc *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const clgemm_device_desc *d = &list[i];
         fprintf(out,
                 "%zu  %u:%u  %-11s %s | %s | %s | %u CUs, %.0f MiB, max alloc %.0f MiB, "
                 "%.0f KiB local",
@@ -244,8 +259,8 @@ void report_list_devices(FILE *out, const device_list *list)
 
 void report_list_algos(FILE *out)
 {
-    size_t n;
-    const algo_def *all = algos_all(&n);
-    for (size_t i = 0; i < n; i++)
-        fprintf(out, "%-24s %s\n", all[i].name, all[i].summary);
+    for (size_t i = 0; i < clgemm_algorithm_count(); i++)
+        fprintf(out, "%-24s %s\n", clgemm_algorithm(i)->name, clgemm_algorithm(i)->summary);
+    fprintf(out, "%-24s %s\n", BASELINE_NAME,
+            "CLBlast SGEMM with its default parameters (the baseline)");
 }

@@ -5,11 +5,11 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "device.h"
+#include "clgemm.h"
 #include "runner.h"
 
 typedef struct report_entry {
-    const device_info *dev;
+    const clgemm_device_desc *dev;
     run_result result;
     float alpha, beta;
 } report_entry;
@@ -17,7 +17,8 @@ typedef struct report_entry {
 /* One table per device, then (for several devices) GFLOP/s side by side. */
 void report_print(FILE *out, output_format format, const report_entry *entries, size_t n);
 
-void report_list_devices(FILE *out, const device_list *list);
+void report_list_devices(FILE *out, const clgemm_device_desc *list, size_t n);
+const char *device_type_name(cl_device_type type);
 void report_list_algos(FILE *out);
 
 #endif

@@ -12,20 +12,11 @@
 #define AUTO_MIN_RUNS 3
 #define AUTO_MAX_RUNS 200
 
-struct cached_plan {
-    const algo_def *algo;
-    plan_status status;
-    gemm_plan plan;
-    char why[512];
-    char *log;
-};
-
 struct session {
-    const device_info *dev;
-    cl_context ctx;
+    const clgemm_device_desc *dev;
+    clgemm_context *ctx;
+    cl_context cl;
     cl_command_queue queue;
-    struct cached_plan *plans;
-    size_t nplans;
 };
 
 const char *row_status_name(row_status s)
@@ -52,7 +43,7 @@ run_request run_request_defaults(void)
     };
 }
 
-int run_validate(const device_info *dev, const run_request *req, errbuf *e)
+int run_validate(const clgemm_device_desc *dev, const run_request *req, errbuf *e)
 {
     const gemm_shape *s = &req->shape;
     const struct {
@@ -78,68 +69,33 @@ int run_validate(const device_info *dev, const run_request *req, errbuf *e)
     return 0;
 }
 
-session *session_open(const device_info *dev, errbuf *e)
+session *session_open(size_t device_index, errbuf *e)
 {
     session *s = calloc(1, sizeof *s);
     if (!s) {
         err_set(e, "out of host memory");
         return NULL;
     }
-    s->dev = dev;
-    cl_int st;
-    cl_context_properties props[] = { CL_CONTEXT_PLATFORM, (cl_context_properties)dev->platform,
-                                      0 };
-    s->ctx = clCreateContext(props, 1, &dev->id, NULL, NULL, &st);
-    if (!s->ctx) {
-        err_set(e, "clCreateContext(%s) failed: %s", dev->name, cl_error_name(st));
-        goto fail;
+    clgemm_status st = clgemm_open_device(device_index, &s->ctx);
+    if (st != CLGEMM_SUCCESS) {
+        err_set(e, "%s", clgemm_last_error());
+        free(s);
+        return NULL;
     }
-    s->queue = clCreateCommandQueue(s->ctx, dev->id, CL_QUEUE_PROFILING_ENABLE, &st);
-    if (!s->queue) {
-        err_set(e, "clCreateCommandQueue(%s) failed: %s", dev->name, cl_error_name(st));
-        goto fail;
-    }
+    s->dev = clgemm_device(s->ctx);
+    s->cl = clgemm_cl_context(s->ctx);
+    s->queue = clgemm_cl_queue(s->ctx);
     return s;
-fail:
-    session_close(s);
-    return NULL;
 }
 
 void session_close(session *s)
 {
     if (!s)
         return;
-    for (size_t i = 0; i < s->nplans; i++) {
-        gemm_plan_release(&s->plans[i].plan);
-        free(s->plans[i].log);
-    }
-    free(s->plans);
     /* CLBlast caches programs per context; drop them before the context goes. */
     baseline_clblast_release();
-    if (s->queue)
-        clReleaseCommandQueue(s->queue);
-    if (s->ctx)
-        clReleaseContext(s->ctx);
+    clgemm_close(s->ctx);
     free(s);
-}
-
-/* Builds each kernel once per session; a failed build is remembered, not retried. */
-static struct cached_plan *plan_for(session *s, const algo_def *algo)
-{
-    for (size_t i = 0; i < s->nplans; i++)
-        if (s->plans[i].algo == algo)
-            return &s->plans[i];
-    struct cached_plan *grown = realloc(s->plans, (s->nplans + 1) * sizeof *grown);
-    if (!grown)
-        return NULL;
-    s->plans = grown;
-    struct cached_plan *c = &s->plans[s->nplans++];
-    memset(c, 0, sizeof *c);
-    c->algo = algo;
-    errbuf e = { "" };
-    c->status = gemm_plan_create(&c->plan, s->ctx, s->dev, algo, NULL, &c->log, &e);
-    snprintf(c->why, sizeof c->why, "%s", e.msg);
-    return c;
 }
 
 /* The buffers and host copies of one run. */
@@ -187,7 +143,7 @@ static cl_mem device_matrix(session *s, const host_matrix *m, int offset, errbuf
 {
     cl_int st;
     size_t bytes = host_matrix_bytes(m) + (size_t)offset * sizeof(float);
-    cl_mem buf = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, bytes, NULL, &st);
+    cl_mem buf = clCreateBuffer(s->cl, CL_MEM_READ_WRITE, bytes, NULL, &st);
     if (!buf)
         err_set(e, "clCreateBuffer(%zu bytes) failed: %s", bytes, cl_error_name(st));
     return buf;
@@ -228,18 +184,23 @@ static int workspace_init(session *s, const run_request *req, struct workspace *
  * kernel's own event for ours; for CLBlast, which may enqueue several kernels and returns
  * the event of the last one, a marker enqueued just before it opens the bracket. */
 static int enqueue_one(session *s, const run_request *req, struct workspace *w,
-                       const algo_def *algo, const gemm_plan *plan, cl_event *first,
-                       cl_event *last, errbuf *e)
+                       const run_row *row, cl_event *first, cl_event *last, errbuf *e)
 {
-    if (algo->kind == ALGO_CLBLAST) {
+    if (row->baseline) {
         if (first)
             CL_TRY(e, clEnqueueMarkerWithWaitList(s->queue, 0, NULL, first));
         return baseline_clblast_enqueue(s->queue, req->shape, req->alpha, w->oA, w->oB,
                                         req->beta, w->oC, last, e);
     }
-    if (gemm_enqueue(plan, s->queue, req->shape, req->alpha, w->oA, w->oB, req->beta, w->oC,
-                     last, e) != 0)
+    const gemm_shape *sh = &req->shape;
+    clgemm_status st = clgemm_sgemm(
+        s->ctx, row->name, (size_t)sh->M, (size_t)sh->N, (size_t)sh->K, req->alpha, w->oA.buf,
+        (size_t)w->oA.off, (size_t)w->oA.ld, w->oB.buf, (size_t)w->oB.off, (size_t)w->oB.ld,
+        req->beta, w->oC.buf, (size_t)w->oC.off, (size_t)w->oC.ld, NULL, last);
+    if (st != CLGEMM_SUCCESS) {
+        err_set(e, "%s", clgemm_last_error());
         return -1;
+    }
     if (first && last) {
         *first = *last;
         clRetainEvent(*first);
@@ -265,8 +226,7 @@ static double event_ns(cl_event ev, cl_profiling_info what, bool *ok)
 
 /* Enqueues `count` timed runs back to back, then reads their device times (ms). */
 static int timed_batch(session *s, const run_request *req, struct workspace *w,
-                       const algo_def *algo, const gemm_plan *plan, int count, double *ms,
-                       errbuf *e)
+                       const run_row *row, int count, double *ms, errbuf *e)
 {
     cl_event *firsts = calloc((size_t)count, sizeof(cl_event));
     cl_event *lasts = calloc((size_t)count, sizeof(cl_event));
@@ -276,7 +236,7 @@ static int timed_batch(session *s, const run_request *req, struct workspace *w,
         goto done;
     }
     for (int i = 0; i < count; i++)
-        if (enqueue_one(s, req, w, algo, plan, &firsts[i], &lasts[i], e) != 0)
+        if (enqueue_one(s, req, w, row, &firsts[i], &lasts[i], e) != 0)
             goto done;
     CL_TRY(e, clFinish(s->queue));
     for (int i = 0; i < count; i++) {
@@ -308,10 +268,10 @@ done:
 }
 
 static int measure(session *s, const run_request *req, struct workspace *w, run_row *row,
-                   const gemm_plan *plan, errbuf *e)
+                   errbuf *e)
 {
     for (int i = 0; i < req->warmup; i++)
-        if (enqueue_one(s, req, w, row->algo, plan, NULL, NULL, e) != 0)
+        if (enqueue_one(s, req, w, row, NULL, NULL, e) != 0)
             return -1;
     CL_TRY(e, clFinish(s->queue));
 
@@ -325,7 +285,7 @@ static int measure(session *s, const run_request *req, struct workspace *w, run_
     int batch = req->iters > 0 ? req->iters : AUTO_MIN_RUNS;
     double total = 0.0;
     while (batch > 0) {
-        if (timed_batch(s, req, w, row->algo, plan, batch, ms + runs, e) != 0) {
+        if (timed_batch(s, req, w, row, batch, ms + runs, e) != 0) {
             free(ms);
             return -1;
         }
@@ -353,11 +313,10 @@ fail:
 
 /* The result of one run from the original C, read back for checking. */
 static int checked_run(session *s, const run_request *req, struct workspace *w,
-                       const algo_def *algo, const gemm_plan *plan, host_matrix *out,
-                       errbuf *e)
+                       const run_row *row, host_matrix *out, errbuf *e)
 {
     if (upload(s->queue, w->dC, req->offset, &w->C0, e) != 0 ||
-        enqueue_one(s, req, w, algo, plan, NULL, NULL, e) != 0)
+        enqueue_one(s, req, w, row, NULL, NULL, e) != 0)
         return -1;
     CL_TRY(e, clFinish(s->queue));
     return download(s->queue, w->dC, req->offset, out, e);
@@ -369,13 +328,17 @@ static void progress(const session *s, const run_request *req, const run_row *ro
 {
     if (!req->progress)
         return;
+    char build[64] = "";
+    if (!isnan(row->build_ms))
+        snprintf(build, sizeof build, " (built in %.0f ms%s)", row->build_ms,
+                 row->from_cache == 1 ? " from cache" : "");
     if (row->runs)
-        fprintf(stderr, "clgemm: [%s] %dx%dx%d %-24s %10.3f ms  %s\n", s->dev->name,
-                req->shape.M, req->shape.N, req->shape.K, row->algo->name, row->ms_median,
-                row_status_name(row->status));
+        fprintf(stderr, "clgemm: [%s] %dx%dx%d %-24s %10.3f ms  %s%s\n", s->dev->name,
+                req->shape.M, req->shape.N, req->shape.K, row->name, row->ms_median,
+                row_status_name(row->status), build);
     else
         fprintf(stderr, "clgemm: [%s] %dx%dx%d %-24s %s %s\n", s->dev->name, req->shape.M,
-                req->shape.N, req->shape.K, row->algo->name, row_status_name(row->status),
+                req->shape.N, req->shape.K, row->name, row_status_name(row->status),
                 row->note);
 }
 
@@ -383,11 +346,10 @@ static void run_one(session *s, const run_request *req, struct workspace *w,
                     const reference *ref, run_row *row)
 {
     errbuf e = { "" };
-    const algo_def *algo = row->algo;
-    const gemm_plan *plan = NULL;
-    row->error = row->tolerance = row->vs_baseline = NAN;
+    row->error = row->tolerance = row->vs_baseline = row->build_ms = NAN;
+    row->from_cache = -1;
 
-    if (algo->kind == ALGO_CLBLAST) {
+    if (row->baseline) {
         if (!baseline_clblast_available()) {
             row->status = ROW_UNSUPPORTED;
             snprintf(row->note, sizeof row->note, "CLBlast unavailable: built without it");
@@ -395,26 +357,18 @@ static void run_one(session *s, const run_request *req, struct workspace *w,
         }
         snprintf(row->params, sizeof row->params, "CLBlast defaults");
     } else {
-        struct cached_plan *c = plan_for(s, algo);
-        if (!c) {
-            row->status = ROW_ERROR;
-            snprintf(row->note, sizeof row->note, "out of host memory");
-            return;
-        }
-        params_to_text(&c->plan.params, row->params, sizeof row->params);
-        if (c->status != PLAN_OK) {
-            row->status = c->status == PLAN_UNSUPPORTED    ? ROW_UNSUPPORTED
-                          : c->status == PLAN_BUILD_FAILED ? ROW_BUILD_FAILED
-                                                           : ROW_ERROR;
-            snprintf(row->note, sizeof row->note, "%s", c->why);
-            if (c->log)
-                row->build_log = strdup(c->log);
-            return;
-        }
-        plan = &c->plan;
-        if (!gemm_plan_accepts(plan, w->oA, w->oB, w->oC, &e)) {
-            row->status = ROW_UNSUPPORTED;
-            snprintf(row->note, sizeof row->note, "%s", e.msg);
+        clgemm_build_info info;
+        clgemm_status st = clgemm_prepare(s->ctx, row->name, &info);
+        snprintf(row->params, sizeof row->params, "%s", info.params);
+        row->build_ms = info.build_ms;
+        row->from_cache = info.from_cache;
+        if (st != CLGEMM_SUCCESS) {
+            row->status = st == CLGEMM_ERROR_UNSUPPORTED    ? ROW_UNSUPPORTED
+                          : st == CLGEMM_ERROR_BUILD_FAILED ? ROW_BUILD_FAILED
+                                                            : ROW_ERROR;
+            snprintf(row->note, sizeof row->note, "%s", clgemm_last_error());
+            if (info.log)
+                row->build_log = strdup(info.log);
             return;
         }
     }
@@ -422,8 +376,8 @@ static void run_one(session *s, const run_request *req, struct workspace *w,
     if (req->check == CHECK_NONE) {
         row->status = ROW_UNCHECKED;
     } else {
-        host_matrix *out = algo->kind == ALGO_CLBLAST ? &w->baseline : &w->result;
-        if (checked_run(s, req, w, algo, plan, out, &e) != 0) {
+        host_matrix *out = row->baseline ? &w->baseline : &w->result;
+        if (checked_run(s, req, w, row, out, &e) != 0) {
             row->status = ROW_ERROR;
             snprintf(row->note, sizeof row->note, "%s", e.msg);
             return;
@@ -431,16 +385,16 @@ static void run_one(session *s, const run_request *req, struct workspace *w,
         row->tolerance = tolerance_f32(req->shape.K);
         row->error = reference_error(ref, out);
         /* Samples miss most entries of a large C; CLBlast's full result covers the rest. */
-        if (!ref->full && w->have_baseline && algo->kind != ALGO_CLBLAST)
+        if (!ref->full && w->have_baseline && !row->baseline)
             row->error = fmax(row->error, compare_error(&w->A, &w->B, &w->C0, req->alpha,
                                                         req->beta, out, &w->baseline));
         if (isnan(row->error))
             row->error = INFINITY;
         row->status = row->error <= row->tolerance ? ROW_OK : ROW_FAIL;
-        if (algo->kind == ALGO_CLBLAST && row->status == ROW_OK)
+        if (row->baseline && row->status == ROW_OK)
             w->have_baseline = true;
     }
-    if (measure(s, req, w, row, plan, &e) != 0) {
+    if (measure(s, req, w, row, &e) != 0) {
         row->status = ROW_ERROR;
         row->runs = 0;
         snprintf(row->note, sizeof row->note, "%s", e.msg);
@@ -462,8 +416,10 @@ int session_run(session *s, const run_request *req, run_result *out, errbuf *e)
         return -1;
     }
     out->nrows = req->nalgos;
-    for (size_t i = 0; i < req->nalgos; i++)
-        out->rows[i].algo = req->algos[i];
+    for (size_t i = 0; i < req->nalgos; i++) {
+        out->rows[i].name = req->algos[i];
+        out->rows[i].baseline = strcmp(req->algos[i], BASELINE_NAME) == 0;
+    }
 
     if (workspace_init(s, req, &w, e) != 0)
         goto fail;
@@ -482,7 +438,7 @@ int session_run(session *s, const run_request *req, run_result *out, errbuf *e)
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < req->nalgos; i++) {
             run_row *row = &out->rows[i];
-            if ((row->algo->kind == ALGO_CLBLAST) != (pass == 0))
+            if (row->baseline != (pass == 0))
                 continue;
             run_one(s, req, &w, &ref, row);
             progress(s, req, row);
@@ -490,7 +446,7 @@ int session_run(session *s, const run_request *req, run_result *out, errbuf *e)
 
     const run_row *base = NULL;
     for (size_t i = 0; i < out->nrows; i++)
-        if (out->rows[i].algo->kind == ALGO_CLBLAST && out->rows[i].runs &&
+        if (out->rows[i].baseline && out->rows[i].runs &&
             (out->rows[i].status == ROW_OK || out->rows[i].status == ROW_UNCHECKED))
             base = &out->rows[i];
     for (size_t i = 0; i < out->nrows; i++)

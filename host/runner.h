@@ -1,14 +1,15 @@
 /* Run a list of algorithms on one device: build, verify, time, for one problem size.
- * A session keeps the context, queue and built kernels, so a sweep over sizes builds once. */
+ * A session keeps a libclgemm context (and so the built kernels), so a sweep over sizes
+ * builds once.  Built on the public API (clgemm.h) only, plus the CLBlast baseline. */
 #ifndef CLGEMM_RUNNER_H
 #define CLGEMM_RUNNER_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "algos.h"
-#include "device.h"
-#include "gemm.h"
+#include "clerr.h"
+#include "clgemm.h"
+#include "shape.h"
 
 typedef enum row_status {
     ROW_OK,           /* verified within tolerance */
@@ -21,8 +22,12 @@ typedef enum row_status {
 
 const char *row_status_name(row_status s);
 
+/* The name of the CLBlast row among the algorithm names of a request. */
+#define BASELINE_NAME "clblast"
+
 typedef struct run_row {
-    const algo_def *algo;
+    const char *name; /* a libclgemm algorithm, or BASELINE_NAME */
+    bool baseline;
     row_status status;
     char params[128];
     char note[512];
@@ -31,6 +36,8 @@ typedef struct run_row {
     double ms_median, ms_min, gflops;
     double vs_baseline; /* CLBlast's median time / ours: above 1 is faster; NaN if none */
     double error, tolerance; /* NaN when not checked */
+    double build_ms;         /* building (or loading from the cache) the kernel; NaN if none */
+    int from_cache;          /* 1 cache hit, 0 compiled, -1 not applicable */
 } run_row;
 
 typedef enum check_mode {
@@ -42,7 +49,7 @@ typedef enum check_mode {
 typedef struct run_request {
     gemm_shape shape;
     float alpha, beta;
-    const algo_def *const *algos;
+    const char *const *algos; /* names; BASELINE_NAME for CLBlast */
     size_t nalgos;
     int iters;          /* timed runs; 0 picks enough to cover min_seconds */
     int warmup;         /* untimed runs before */
@@ -66,10 +73,11 @@ typedef struct run_result {
 
 /* Input errors that must stop a run before anything is allocated (sizes beyond the
  * device's single-allocation limit, beyond 32-bit indexing). */
-int run_validate(const device_info *dev, const run_request *req, errbuf *e);
+int run_validate(const clgemm_device_desc *dev, const run_request *req, errbuf *e);
 
 typedef struct session session;
-session *session_open(const device_info *dev, errbuf *e);
+/* On the index-th device of clgemm_devices(). */
+session *session_open(size_t device_index, errbuf *e);
 /* -1 with e set when the run as a whole could not happen (allocation, transfer); failures of
  * single algorithms are reported in their rows instead. */
 int session_run(session *s, const run_request *req, run_result *out, errbuf *e);

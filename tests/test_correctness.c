@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "algos.h"
-#include "device.h"
+#include "clgemm.h"
 #include "runner.h"
 
 static const gemm_shape sizes[] = {
@@ -25,37 +24,35 @@ int main(int argc, char **argv)
     const char *spec = getenv("CLGEMM_TEST_DEVICE");
     if (!spec || !*spec)
         spec = "pocl";
-    errbuf e = { "" };
-    device_list devices;
-    if (devices_enumerate(&devices, &e) != 0) {
-        fprintf(stderr, "test_correctness: %s\n", e.msg);
+    const clgemm_device_desc *devices;
+    size_t ndevices, picked[64], npicked = 0;
+    if (clgemm_devices(&devices, &ndevices) != CLGEMM_SUCCESS || ndevices > 64 ||
+        clgemm_select_devices(spec, picked, &npicked) != CLGEMM_SUCCESS) {
+        fprintf(stderr, "test_correctness: %s\n", clgemm_last_error());
         return 1;
     }
-    size_t picked[64];
-    if (devices.count > 64 || devices_select(&devices, spec, picked, &e) != 1) {
-        fprintf(stderr, "test_correctness: %s\n", e.msg);
-        return 1;
-    }
-    const device_info *dev = &devices.items[picked[0]];
+    const clgemm_device_desc *dev = &devices[picked[0]];
     printf("device: %s (%s)\n", dev->name, dev->platform_name);
 
-    size_t nall;
-    const algo_def *all = algos_all(&nall);
-    const algo_def *algos[64];
+    /* Every algorithm of the library plus the baseline, or those named. */
+    const char *algos[64];
     size_t nalgos = 0;
-    for (size_t i = 0; i < nall; i++) {
+    for (size_t i = 0; i <= clgemm_algorithm_count(); i++) {
+        const char *name = i < clgemm_algorithm_count() ? clgemm_algorithm(i)->name
+                                                        : BASELINE_NAME;
         bool wanted = argc < 2;
         for (int a = 1; a < argc; a++)
-            wanted = wanted || strcmp(argv[a], all[i].name) == 0;
+            wanted = wanted || strcmp(argv[a], name) == 0;
         if (wanted)
-            algos[nalgos++] = &all[i];
+            algos[nalgos++] = name;
     }
     if (nalgos == 0 || (argc > 1 && nalgos != (size_t)(argc - 1))) {
         fprintf(stderr, "test_correctness: unknown algorithm among the arguments\n");
         return 1;
     }
 
-    session *s = session_open(dev, &e);
+    errbuf e = { "" };
+    session *s = session_open(picked[0], &e);
     if (!s) {
         fprintf(stderr, "test_correctness: %s\n", e.msg);
         return 1;
@@ -72,7 +69,8 @@ int main(int argc, char **argv)
                 req.warmup = 0;
                 req.check = CHECK_FULL;
                 req.seed = 1000 + i;
-                int vec = algos[a]->ld_multiple;
+                const clgemm_algorithm_desc *desc = clgemm_find_algorithm(algos[a]);
+                int vec = desc ? desc->ld_multiple : 1;
                 req.ld_multiple = tight ? vec : 32;
                 req.offset = tight ? (vec > 1 ? vec : 3) : 0;
                 req.alpha = tight ? -1.5f : 1.0f;
@@ -80,8 +78,8 @@ int main(int argc, char **argv)
                 run_result res;
                 cases++;
                 if (session_run(s, &req, &res, &e) != 0) {
-                    printf("FAIL %-24s %4dx%4dx%4d: %s\n", algos[a]->name, req.shape.M,
-                           req.shape.N, req.shape.K, e.msg);
+                    printf("FAIL %-24s %4dx%4dx%4d: %s\n", algos[a], req.shape.M, req.shape.N,
+                           req.shape.K, e.msg);
                     failed++;
                     continue;
                 }
@@ -89,16 +87,14 @@ int main(int argc, char **argv)
                 bool ok = row->status == ROW_OK;
                 failed += !ok;
                 printf("%s %-24s %4dx%4dx%4d %s error %.2e (tolerance %.2e) %s %s\n",
-                       ok ? "ok  " : "FAIL", algos[a]->name, req.shape.M, req.shape.N,
-                       req.shape.K, tight ? "tight ld, offset, beta=0.5" : "padded, beta=0  ",
-                       row->error, row->tolerance, ok ? "" : row_status_name(row->status),
-                       row->note);
+                       ok ? "ok  " : "FAIL", algos[a], req.shape.M, req.shape.N, req.shape.K,
+                       tight ? "tight ld, offset, beta=0.5" : "padded, beta=0  ", row->error,
+                       row->tolerance, ok ? "" : row_status_name(row->status), row->note);
                 if (row->build_log)
                     printf("%s\n", row->build_log);
                 run_result_free(&res);
             }
     session_close(s);
-    devices_free(&devices);
     printf("%d cases, %d failed\n", cases, failed);
     return failed ? 1 : 0;
 }

@@ -1,0 +1,390 @@
+/* The public API (clgemm.h) over the internals: device list, registry, plans, cache. */
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algos.h"
+#include "cache.h"
+#include "clgemm.h"
+#include "clgemm_config.h"
+#include "device.h"
+#include "gemm.h"
+
+struct ctx_plan {
+    bool built;
+    plan_status status;
+    gemm_plan plan;
+    char why[512];
+    char *log;
+    pthread_mutex_t enqueue; /* clSetKernelArg + enqueue on one cl_kernel must not interleave */
+};
+
+struct clgemm_context {
+    const device_info *dev;
+    cl_context ctx;
+    cl_command_queue queue;
+    pthread_mutex_t build; /* one build at a time, each algorithm built once */
+    struct ctx_plan *plans; /* one per registry row */
+    size_t nplans;
+};
+
+static _Thread_local char last_error[1024];
+
+static clgemm_status fail(clgemm_status st, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static clgemm_status fail(clgemm_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+static clgemm_status ok(void)
+{
+    last_error[0] = '\0';
+    return CLGEMM_SUCCESS;
+}
+
+const char *clgemm_last_error(void) { return last_error; }
+const char *clgemm_version(void) { return CLGEMM_VERSION; }
+
+const char *clgemm_status_string(clgemm_status status)
+{
+    switch (status) {
+    case CLGEMM_SUCCESS: return "success";
+    case CLGEMM_ERROR_INVALID_ARGUMENT: return "invalid argument";
+    case CLGEMM_ERROR_NO_DEVICE: return "no matching OpenCL device";
+    case CLGEMM_ERROR_UNKNOWN_ALGORITHM: return "unknown algorithm";
+    case CLGEMM_ERROR_UNSUPPORTED: return "unsupported on this device or for these operands";
+    case CLGEMM_ERROR_BUILD_FAILED: return "kernel build failed";
+    case CLGEMM_ERROR_OPENCL: return "OpenCL call failed";
+    case CLGEMM_ERROR_OUT_OF_HOST_MEMORY: return "out of host memory";
+    }
+    return "unknown status";
+}
+
+/* ---- devices: enumerated once per process ---------------------------------------- */
+
+static pthread_once_t devices_once = PTHREAD_ONCE_INIT;
+static device_list devices;
+static errbuf devices_error;
+static int devices_rc;
+
+static void enumerate_once(void) { devices_rc = devices_enumerate(&devices, &devices_error); }
+
+clgemm_status clgemm_devices(const clgemm_device_desc **list, size_t *count)
+{
+    if (!list || !count)
+        return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "clgemm_devices: NULL argument");
+    pthread_once(&devices_once, enumerate_once);
+    if (devices_rc != 0)
+        return fail(CLGEMM_ERROR_NO_DEVICE, "%s", devices_error.msg);
+    *list = devices.items;
+    *count = devices.count;
+    return ok();
+}
+
+clgemm_status clgemm_select_devices(const char *spec, size_t *indices, size_t *count)
+{
+    const clgemm_device_desc *list;
+    size_t n;
+    clgemm_status st = clgemm_devices(&list, &n);
+    if (st != CLGEMM_SUCCESS)
+        return st;
+    if (!indices || !count)
+        return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "clgemm_select_devices: NULL argument");
+    errbuf e = { "" };
+    int picked = devices_select(&devices, spec, indices, &e);
+    if (picked < 0)
+        return fail(CLGEMM_ERROR_NO_DEVICE, "%s", e.msg);
+    *count = (size_t)picked;
+    return ok();
+}
+
+/* ---- algorithms ------------------------------------------------------------------- */
+
+size_t clgemm_algorithm_count(void)
+{
+    size_t n;
+    algos_all(&n);
+    return n;
+}
+
+const clgemm_algorithm_desc *clgemm_algorithm(size_t index)
+{
+    size_t n;
+    const algo_def *all = algos_all(&n);
+    return index < n ? &all[index].desc : NULL;
+}
+
+const clgemm_algorithm_desc *clgemm_find_algorithm(const char *name)
+{
+    const algo_def *a = name ? algo_find(name) : NULL;
+    return a ? &a->desc : NULL;
+}
+
+/* ---- contexts --------------------------------------------------------------------- */
+
+static clgemm_status new_context(const device_info *dev, cl_context c, cl_command_queue q,
+                                 clgemm_context **out)
+{
+    clgemm_context *ctx = calloc(1, sizeof *ctx);
+    size_t n;
+    algos_all(&n);
+    if (ctx)
+        ctx->plans = calloc(n, sizeof *ctx->plans);
+    if (!ctx || !ctx->plans) {
+        free(ctx);
+        return fail(CLGEMM_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+    }
+    ctx->dev = dev;
+    ctx->ctx = c;
+    ctx->queue = q;
+    ctx->nplans = n;
+    pthread_mutex_init(&ctx->build, NULL);
+    for (size_t i = 0; i < n; i++)
+        pthread_mutex_init(&ctx->plans[i].enqueue, NULL);
+    *out = ctx;
+    return ok();
+}
+
+clgemm_status clgemm_open_device(size_t index, clgemm_context **out)
+{
+    const clgemm_device_desc *list;
+    size_t n;
+    if (!out)
+        return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "clgemm_open_device: NULL context pointer");
+    clgemm_status st = clgemm_devices(&list, &n);
+    if (st != CLGEMM_SUCCESS)
+        return st;
+    if (index >= n)
+        return fail(CLGEMM_ERROR_NO_DEVICE, "no device %zu: there are %zu", index, n);
+    const device_info *dev = &list[index];
+    cl_int err;
+    cl_context_properties props[] = { CL_CONTEXT_PLATFORM, (cl_context_properties)dev->platform,
+                                      0 };
+    cl_context c = clCreateContext(props, 1, &dev->id, NULL, NULL, &err);
+    if (!c)
+        return fail(CLGEMM_ERROR_OPENCL, "clCreateContext(%s) failed: %s", dev->name,
+                    cl_error_name(err));
+    cl_command_queue q = clCreateCommandQueue(c, dev->id, CL_QUEUE_PROFILING_ENABLE, &err);
+    if (!q) {
+        clReleaseContext(c);
+        return fail(CLGEMM_ERROR_OPENCL, "clCreateCommandQueue(%s) failed: %s", dev->name,
+                    cl_error_name(err));
+    }
+    st = new_context(dev, c, q, out);
+    if (st != CLGEMM_SUCCESS) {
+        clReleaseCommandQueue(q);
+        clReleaseContext(c);
+    }
+    return st;
+}
+
+clgemm_status clgemm_open(const char *device_spec, clgemm_context **out)
+{
+    size_t n, count;
+    const clgemm_device_desc *list;
+    clgemm_status st = clgemm_devices(&list, &n);
+    if (st != CLGEMM_SUCCESS)
+        return st;
+    size_t *picked = calloc(n, sizeof *picked);
+    if (!picked)
+        return fail(CLGEMM_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+    st = clgemm_select_devices(device_spec, picked, &count);
+    size_t first = picked[0];
+    free(picked);
+    if (st != CLGEMM_SUCCESS)
+        return st;
+    return clgemm_open_device(first, out);
+}
+
+clgemm_status clgemm_wrap(cl_command_queue queue, clgemm_context **out)
+{
+    if (!queue || !out)
+        return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "clgemm_wrap: NULL argument");
+    cl_context c;
+    cl_device_id id;
+    cl_int err = clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof c, &c, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof id, &id, NULL);
+    if (err != CL_SUCCESS)
+        return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "clGetCommandQueueInfo failed: %s",
+                    cl_error_name(err));
+    const clgemm_device_desc *list;
+    size_t n;
+    clgemm_status st = clgemm_devices(&list, &n);
+    if (st != CLGEMM_SUCCESS)
+        return st;
+    for (size_t i = 0; i < n; i++)
+        if (list[i].id == id) {
+            st = new_context(&list[i], c, queue, out);
+            if (st == CLGEMM_SUCCESS) {
+                clRetainContext(c);
+                clRetainCommandQueue(queue);
+            }
+            return st;
+        }
+    return fail(CLGEMM_ERROR_NO_DEVICE, "the queue's device is not one of the enumerated "
+                                        "devices (sub-devices are not supported)");
+}
+
+void clgemm_close(clgemm_context *ctx)
+{
+    if (!ctx)
+        return;
+    for (size_t i = 0; i < ctx->nplans; i++) {
+        gemm_plan_release(&ctx->plans[i].plan);
+        free(ctx->plans[i].log);
+        pthread_mutex_destroy(&ctx->plans[i].enqueue);
+    }
+    pthread_mutex_destroy(&ctx->build);
+    free(ctx->plans);
+    clReleaseCommandQueue(ctx->queue);
+    clReleaseContext(ctx->ctx);
+    free(ctx);
+}
+
+cl_context clgemm_cl_context(const clgemm_context *ctx) { return ctx ? ctx->ctx : NULL; }
+cl_command_queue clgemm_cl_queue(const clgemm_context *ctx) { return ctx ? ctx->queue : NULL; }
+const clgemm_device_desc *clgemm_device(const clgemm_context *ctx)
+{
+    return ctx ? ctx->dev : NULL;
+}
+
+const char *clgemm_cache_dir(void) { return cache_dir(); }
+
+/* ---- plans and GEMMs -------------------------------------------------------------- */
+
+static struct ctx_plan *plan_for(clgemm_context *ctx, size_t index)
+{
+    struct ctx_plan *p = &ctx->plans[index];
+    pthread_mutex_lock(&ctx->build);
+    if (!p->built) {
+        size_t n;
+        const algo_def *all = algos_all(&n);
+        errbuf e = { "" };
+        p->status = gemm_plan_create(&p->plan, ctx->ctx, ctx->dev, &all[index], NULL, &p->log, &e);
+        snprintf(p->why, sizeof p->why, "%s", e.msg);
+        p->built = true;
+    }
+    pthread_mutex_unlock(&ctx->build);
+    return p;
+}
+
+static clgemm_status plan_status_to_api(const struct ctx_plan *p, const char *name)
+{
+    switch (p->status) {
+    case PLAN_OK: return ok();
+    case PLAN_UNSUPPORTED: return fail(CLGEMM_ERROR_UNSUPPORTED, "%s: %s", name, p->why);
+    case PLAN_BUILD_FAILED: return fail(CLGEMM_ERROR_BUILD_FAILED, "%s: %s", name, p->why);
+    case PLAN_ERROR: break;
+    }
+    return fail(CLGEMM_ERROR_OPENCL, "%s: %s", name, p->why);
+}
+
+static long algo_index(const char *name)
+{
+    size_t n;
+    const algo_def *all = algos_all(&n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(all[i].desc.name, name) == 0)
+            return (long)i;
+    return -1;
+}
+
+clgemm_status clgemm_prepare(clgemm_context *ctx, const char *algorithm, clgemm_build_info *info)
+{
+    if (!ctx || !algorithm)
+        return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "clgemm_prepare: NULL argument");
+    long i = algo_index(algorithm);
+    if (i < 0)
+        return fail(CLGEMM_ERROR_UNKNOWN_ALGORITHM, "unknown algorithm '%s'", algorithm);
+    struct ctx_plan *p = plan_for(ctx, (size_t)i);
+    if (info) {
+        memset(info, 0, sizeof *info);
+        params_to_text(&p->plan.params, info->params, sizeof info->params);
+        info->build_ms = p->plan.build_ms;
+        info->from_cache = p->plan.from_cache;
+        info->log = p->log;
+    }
+    return plan_status_to_api(p, algorithm);
+}
+
+/* The operand must fit 32-bit indexing and its buffer. */
+static clgemm_status check_operand(const char *what, cl_mem buf, size_t off, size_t ld,
+                                   size_t rows, size_t cols, gemm_operand *out)
+{
+    if (!buf)
+        return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "%s: NULL buffer", what);
+    if (ld < cols)
+        return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "%s: leading dimension %zu < %zu columns",
+                    what, ld, cols);
+    if (rows > INT_MAX || ld > INT_MAX || off > INT_MAX || cols > (size_t)INT_MAX - off ||
+        (rows - 1) > ((size_t)INT_MAX - off - cols) / ld)
+        return fail(CLGEMM_ERROR_INVALID_ARGUMENT,
+                    "%s: more than 2^31 elements, beyond 32-bit indexing", what);
+    size_t need = (off + (rows - 1) * ld + cols) * sizeof(float), have = 0;
+    cl_int err = clGetMemObjectInfo(buf, CL_MEM_SIZE, sizeof have, &have, NULL);
+    if (err != CL_SUCCESS)
+        return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "%s: clGetMemObjectInfo failed: %s", what,
+                    cl_error_name(err));
+    if (have < need)
+        return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "%s: buffer has %zu bytes, needs %zu",
+                    what, have, need);
+    *out = (gemm_operand){ buf, (int)off, (int)ld };
+    return CLGEMM_SUCCESS;
+}
+
+clgemm_status clgemm_sgemm(clgemm_context *ctx, const char *algorithm, size_t M, size_t N,
+                           size_t K, float alpha, cl_mem A, size_t offA, size_t lda,
+                           cl_mem B, size_t offB, size_t ldb, float beta, cl_mem C,
+                           size_t offC, size_t ldc, cl_command_queue queue, cl_event *event)
+{
+    if (!ctx)
+        return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "clgemm_sgemm: NULL context");
+    if (M < 1 || N < 1 || K < 1 || M > INT_MAX || N > INT_MAX || K > INT_MAX)
+        return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "sizes must be 1..2^31-1, got %zux%zux%zu",
+                    M, N, K);
+    gemm_operand a, b, c;
+    clgemm_status st;
+    if ((st = check_operand("A", A, offA, lda, M, K, &a)) != CLGEMM_SUCCESS ||
+        (st = check_operand("B", B, offB, ldb, K, N, &b)) != CLGEMM_SUCCESS ||
+        (st = check_operand("C", C, offC, ldc, M, N, &c)) != CLGEMM_SUCCESS)
+        return st;
+
+    struct ctx_plan *p = NULL;
+    errbuf e = { "" };
+    if (algorithm) {
+        long i = algo_index(algorithm);
+        if (i < 0)
+            return fail(CLGEMM_ERROR_UNKNOWN_ALGORITHM, "unknown algorithm '%s'", algorithm);
+        p = plan_for(ctx, (size_t)i);
+        if (p->status != PLAN_OK)
+            return plan_status_to_api(p, algorithm);
+        if (!gemm_plan_accepts(&p->plan, a, b, c, &e))
+            return fail(CLGEMM_ERROR_UNSUPPORTED, "%s: %s", algorithm, e.msg);
+    } else {
+        /* The registry is in progression order: the last step that runs here is the fastest. */
+        for (size_t i = ctx->nplans; i-- > 0 && !p;) {
+            struct ctx_plan *q = plan_for(ctx, i);
+            if (q->status == PLAN_OK && gemm_plan_accepts(&q->plan, a, b, c, &e))
+                p = q;
+        }
+        if (!p)
+            return fail(CLGEMM_ERROR_UNSUPPORTED, "no algorithm runs on this device");
+    }
+    gemm_shape s = { (int)M, (int)N, (int)K };
+    pthread_mutex_lock(&p->enqueue);
+    int rc = gemm_enqueue(&p->plan, queue ? queue : ctx->queue, s, alpha, a, b, beta, c, event,
+                          &e);
+    pthread_mutex_unlock(&p->enqueue);
+    if (rc != 0)
+        return fail(CLGEMM_ERROR_OPENCL, "%s", e.msg);
+    return ok();
+}

@@ -1,0 +1,150 @@
+/* libclgemm: OpenCL GEMM kernels as a library.
+ *
+ *   clgemm_context *ctx;
+ *   if (clgemm_open("nvidia", &ctx) != CLGEMM_SUCCESS)            // or NULL: first GPU
+ *       fprintf(stderr, "%s\n", clgemm_last_error());
+ *   clgemm_sgemm(ctx, NULL, M, N, K, 1.0f, A, 0, K, B, 0, N, 0.0f, C, 0, N, NULL, &ev);
+ *   clgemm_close(ctx);
+ *
+ * Matrices are row-major and live in caller-owned cl_mem buffers: element (r, c) of A is
+ * A[offA + r * lda + c] (in floats).  C = alpha * A * B + beta * C; with beta == 0, C is not
+ * read.
+ *
+ * Threads: every function may be called from several threads at once.  One context may be
+ * shared: its kernels are built once, under a lock, and each GEMM sets its arguments and
+ * enqueues under that kernel's lock, so threads running GEMMs on their own queues through one
+ * context do not disturb each other.  Device enumeration happens once per process.
+ *
+ * Compiled kernels are cached on disk (see clgemm_cache_dir): $CLGEMM_CACHE_DIR, else
+ * $XDG_CACHE_HOME/clgemm, else ~/.cache/clgemm; CLGEMM_NO_CACHE=1 turns the cache off.
+ */
+#ifndef CLGEMM_H
+#define CLGEMM_H
+
+#include <stddef.h>
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 300
+#endif
+#include <CL/cl.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define CLGEMM_API __attribute__((visibility("default")))
+#else
+#define CLGEMM_API
+#endif
+
+typedef enum clgemm_status {
+    CLGEMM_SUCCESS = 0,
+    CLGEMM_ERROR_INVALID_ARGUMENT,   /* a bad size, spec, pointer or buffer too small */
+    CLGEMM_ERROR_NO_DEVICE,          /* no OpenCL platform, or no device matches */
+    CLGEMM_ERROR_UNKNOWN_ALGORITHM,  /* no algorithm of that name */
+    CLGEMM_ERROR_UNSUPPORTED,        /* the device or these operands cannot run it */
+    CLGEMM_ERROR_BUILD_FAILED,       /* the kernel did not compile (see the build log) */
+    CLGEMM_ERROR_OPENCL,             /* an OpenCL call failed: clgemm_last_error names it */
+    CLGEMM_ERROR_OUT_OF_HOST_MEMORY,
+} clgemm_status;
+
+/* A fixed sentence for every status. */
+CLGEMM_API const char *clgemm_status_string(clgemm_status status);
+/* The details of the calling thread's last failure (which call, which OpenCL error, why a
+ * device was refused); "" when the last call succeeded. */
+CLGEMM_API const char *clgemm_last_error(void);
+CLGEMM_API const char *clgemm_version(void);
+
+/* ---- devices ---------------------------------------------------------------------- */
+
+typedef struct clgemm_device_desc {
+    cl_platform_id platform;
+    cl_device_id id;
+    unsigned platform_index, device_index; /* the "P:D" spec of this device */
+    char platform_name[128];
+    char name[128];
+    char vendor[128];
+    char driver[64];
+    char version[128];
+    cl_device_type type;
+    cl_uint compute_units;
+    cl_ulong global_mem, max_alloc, local_mem;
+    size_t max_work_group;
+    int nv_cc_major, nv_cc_minor; /* NVIDIA compute capability, -1 elsewhere */
+    char *extensions;
+} clgemm_device_desc;
+
+/* Every device of every platform, enumerated once per process. */
+CLGEMM_API clgemm_status clgemm_devices(const clgemm_device_desc **devices, size_t *count);
+
+/* Resolves a device spec into indices of clgemm_devices():
+ *   NULL or ""    the first GPU, else the first device
+ *   "all"         every device
+ *   "P:D"         platform P, device D;   "N"   the N-th device
+ *   other text    the first device whose platform, name, vendor or version contains it
+ *                 (case-insensitive), e.g. "nvidia", "pocl", "h100"
+ * indices must hold as many entries as there are devices. */
+CLGEMM_API clgemm_status clgemm_select_devices(const char *spec, size_t *indices,
+                                               size_t *count);
+
+/* ---- algorithms ------------------------------------------------------------------- */
+
+typedef struct clgemm_algorithm_desc {
+    const char *name;     /* "naive" ... "warp_tiled" */
+    const char *summary;  /* one line */
+    const char *defaults; /* default tile parameters, "BM=128 BN=128 ..." */
+    int ld_multiple;      /* leading dimensions and offsets must be multiples of this */
+} clgemm_algorithm_desc;
+
+CLGEMM_API size_t clgemm_algorithm_count(void);
+/* In progression order; NULL past the end. */
+CLGEMM_API const clgemm_algorithm_desc *clgemm_algorithm(size_t index);
+CLGEMM_API const clgemm_algorithm_desc *clgemm_find_algorithm(const char *name);
+
+/* ---- contexts --------------------------------------------------------------------- */
+
+typedef struct clgemm_context clgemm_context;
+
+/* A context and an in-order queue with profiling on the device a spec names. */
+CLGEMM_API clgemm_status clgemm_open(const char *device_spec, clgemm_context **ctx);
+/* The same for the index-th device of clgemm_devices(). */
+CLGEMM_API clgemm_status clgemm_open_device(size_t index, clgemm_context **ctx);
+/* Work on an existing queue (and its context and device); both are retained until close. */
+CLGEMM_API clgemm_status clgemm_wrap(cl_command_queue queue, clgemm_context **ctx);
+CLGEMM_API void clgemm_close(clgemm_context *ctx);
+
+CLGEMM_API cl_context clgemm_cl_context(const clgemm_context *ctx);
+CLGEMM_API cl_command_queue clgemm_cl_queue(const clgemm_context *ctx);
+CLGEMM_API const clgemm_device_desc *clgemm_device(const clgemm_context *ctx);
+
+typedef struct clgemm_build_info {
+    char params[128];  /* the tile parameters it was built with */
+    double build_ms;   /* wall time of the build (or of loading it from the cache) */
+    int from_cache;    /* 1 when the compiled binary came from the on-disk cache */
+    const char *log;   /* the compiler's log when the build failed, else NULL; owned by ctx */
+} clgemm_build_info;
+
+/* Builds an algorithm for the context's device now rather than at its first GEMM, and says
+ * whether the device can run it (CLGEMM_ERROR_UNSUPPORTED with the reason in
+ * clgemm_last_error) or whether it failed to compile (info->log).  info may be NULL. */
+CLGEMM_API clgemm_status clgemm_prepare(clgemm_context *ctx, const char *algorithm,
+                                        clgemm_build_info *info);
+
+/* Enqueues C = alpha*A*B + beta*C on `queue` (NULL: the context's queue), which must belong
+ * to the context's cl_context and device.  algorithm NULL picks the fastest one that accepts
+ * these operands.  event (may be NULL) receives the event of the kernel; release it. */
+CLGEMM_API clgemm_status clgemm_sgemm(clgemm_context *ctx, const char *algorithm, size_t M,
+                                      size_t N, size_t K, float alpha, cl_mem A, size_t offA,
+                                      size_t lda, cl_mem B, size_t offB, size_t ldb, float beta,
+                                      cl_mem C, size_t offC, size_t ldc,
+                                      cl_command_queue queue, cl_event *event);
+
+/* The directory of the on-disk kernel cache, or NULL when the cache is off. */
+CLGEMM_API const char *clgemm_cache_dir(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
