@@ -36,7 +36,7 @@ static size_t pick_algos(const char *name, bool baseline, const char **out, size
     for (size_t i = 0; i < clgemm_algorithm_count() && count < cap; i++)
         if (all || strcmp(name, clgemm_algorithm(i)->name) == 0)
             out[count++] = clgemm_algorithm(i)->name;
-    if ((all || baseline || strcmp(name, BASELINE_NAME) == 0) && count < cap)
+    if ((baseline || strcmp(name, BASELINE_NAME) == 0) && count < cap)
         out[count++] = BASELINE_NAME;
     return count;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "algos.h"
+#include "cache.h"
 #include "check.h"
 #include "cli.h"
 #include "device.h"
@@ -226,8 +227,36 @@ static void test_check(void)
     host_matrix_free(&other);
 }
 
+/* Entries round-trip, and every damage to one is refused, never read past its end. */
+static void test_cache_entry(void)
+{
+    const unsigned char payload[] = "compiled program bytes";
+    size_t len;
+    unsigned char *buf = cache_entry_build("key-1", payload, sizeof payload, &len);
+    const unsigned char *p;
+    size_t n;
+    EXPECT(buf && cache_entry_parse(buf, len, "key-1", &p, &n) == CACHE_ENTRY_OK &&
+           n == sizeof payload && memcmp(p, payload, n) == 0);
+    EXPECT(cache_entry_parse(buf, len, "key-2", &p, &n) == CACHE_ENTRY_OTHER_KEY);
+    EXPECT(cache_entry_parse(buf, len, "key-", &p, &n) == CACHE_ENTRY_OTHER_KEY);
+    int refused = 0;
+    for (size_t cut = 0; cut < len; cut++)
+        refused += cache_entry_parse(buf, cut, "key-1", &p, &n) == CACHE_ENTRY_CORRUPT;
+    EXPECT(refused == (int)len); /* every truncation */
+    int flips = 0;
+    for (size_t i = 0; i < len; i++) {
+        buf[i] ^= 0x40;
+        flips += cache_entry_parse(buf, len, "key-1", &p, &n) != CACHE_ENTRY_OK;
+        buf[i] ^= 0x40;
+    }
+    EXPECT(flips == (int)len); /* every single-byte change */
+    free(buf);
+    EXPECT(fnv1a64("a", 1, FNV1A64_SEED) == 0xaf63dc4c8601ec8cull); /* published FNV-1a value */
+}
+
 int main(void)
 {
+    test_cache_entry();
     test_parse_size();
     test_cli();
     test_params();
