@@ -13,8 +13,12 @@
 #include "device.h"
 #include "gemm.h"
 
+/* One built variant of an algorithm: registry row + parameter overrides.  Nodes never move
+ * once made (threads hold pointers to them), so they form a list, not an array. */
 struct ctx_plan {
-    bool built;
+    struct ctx_plan *next;
+    size_t algo;
+    char overrides[192];
     plan_status status;
     gemm_plan plan;
     char why[512];
@@ -26,9 +30,8 @@ struct clgemm_context {
     const device_info *dev;
     cl_context ctx;
     cl_command_queue queue;
-    pthread_mutex_t build; /* one build at a time, each algorithm built once */
-    struct ctx_plan *plans; /* one per registry row */
-    size_t nplans;
+    pthread_mutex_t build; /* one build at a time, each variant built once */
+    struct ctx_plan *plans;
 };
 
 static _Thread_local char last_error[1024];
@@ -134,21 +137,12 @@ static clgemm_status new_context(const device_info *dev, cl_context c, cl_comman
                                  clgemm_context **out)
 {
     clgemm_context *ctx = calloc(1, sizeof *ctx);
-    size_t n;
-    algos_all(&n);
-    if (ctx)
-        ctx->plans = calloc(n, sizeof *ctx->plans);
-    if (!ctx || !ctx->plans) {
-        free(ctx);
+    if (!ctx)
         return fail(CLGEMM_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
-    }
     ctx->dev = dev;
     ctx->ctx = c;
     ctx->queue = q;
-    ctx->nplans = n;
     pthread_mutex_init(&ctx->build, NULL);
-    for (size_t i = 0; i < n; i++)
-        pthread_mutex_init(&ctx->plans[i].enqueue, NULL);
     *out = ctx;
     return ok();
 }
@@ -238,13 +232,14 @@ void clgemm_close(clgemm_context *ctx)
 {
     if (!ctx)
         return;
-    for (size_t i = 0; i < ctx->nplans; i++) {
-        gemm_plan_release(&ctx->plans[i].plan);
-        free(ctx->plans[i].log);
-        pthread_mutex_destroy(&ctx->plans[i].enqueue);
+    for (struct ctx_plan *p = ctx->plans, *next; p; p = next) {
+        next = p->next;
+        gemm_plan_release(&p->plan);
+        free(p->log);
+        pthread_mutex_destroy(&p->enqueue);
+        free(p);
     }
     pthread_mutex_destroy(&ctx->build);
-    free(ctx->plans);
     clReleaseCommandQueue(ctx->queue);
     clReleaseContext(ctx->ctx);
     free(ctx);
@@ -261,17 +256,25 @@ const char *clgemm_cache_dir(void) { return cache_dir(); }
 
 /* ---- plans and GEMMs -------------------------------------------------------------- */
 
-static struct ctx_plan *plan_for(clgemm_context *ctx, size_t index)
+/* NULL only when out of host memory. */
+static struct ctx_plan *plan_for(clgemm_context *ctx, size_t index, const char *overrides)
 {
-    struct ctx_plan *p = &ctx->plans[index];
     pthread_mutex_lock(&ctx->build);
-    if (!p->built) {
+    struct ctx_plan *p = ctx->plans;
+    while (p && !(p->algo == index && strcmp(p->overrides, overrides) == 0))
+        p = p->next;
+    if (!p && (p = calloc(1, sizeof *p))) {
         size_t n;
         const algo_def *all = algos_all(&n);
         errbuf e = { "" };
-        p->status = gemm_plan_create(&p->plan, ctx->ctx, ctx->dev, &all[index], NULL, &p->log, &e);
+        p->algo = index;
+        snprintf(p->overrides, sizeof p->overrides, "%s", overrides);
+        pthread_mutex_init(&p->enqueue, NULL);
+        p->status = gemm_plan_create(&p->plan, ctx->ctx, ctx->dev, &all[index],
+                                     *overrides ? overrides : NULL, &p->log, &e);
         snprintf(p->why, sizeof p->why, "%s", e.msg);
-        p->built = true;
+        p->next = ctx->plans;
+        ctx->plans = p;
     }
     pthread_mutex_unlock(&ctx->build);
     return p;
@@ -288,24 +291,37 @@ static clgemm_status plan_status_to_api(const struct ctx_plan *p, const char *na
     return fail(CLGEMM_ERROR_OPENCL, "%s: %s", name, p->why);
 }
 
-static long algo_index(const char *name)
+/* "name" or "name:KEY=VALUE,KEY=VALUE" (tile parameters overriding the defaults). */
+static clgemm_status parse_algorithm(const char *text, size_t *index, char *overrides,
+                                     size_t size)
 {
+    const char *colon = strchr(text, ':');
+    size_t len = colon ? (size_t)(colon - text) : strlen(text);
     size_t n;
     const algo_def *all = algos_all(&n);
     for (size_t i = 0; i < n; i++)
-        if (strcmp(all[i].desc.name, name) == 0)
-            return (long)i;
-    return -1;
+        if (strlen(all[i].desc.name) == len && strncmp(all[i].desc.name, text, len) == 0) {
+            *index = i;
+            if (colon && strlen(colon + 1) >= size)
+                return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "parameters too long in '%s'", text);
+            snprintf(overrides, size, "%s", colon ? colon + 1 : "");
+            return CLGEMM_SUCCESS;
+        }
+    return fail(CLGEMM_ERROR_UNKNOWN_ALGORITHM, "unknown algorithm '%.*s'", (int)len, text);
 }
 
 clgemm_status clgemm_prepare(clgemm_context *ctx, const char *algorithm, clgemm_build_info *info)
 {
     if (!ctx || !algorithm)
         return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "clgemm_prepare: NULL argument");
-    long i = algo_index(algorithm);
-    if (i < 0)
-        return fail(CLGEMM_ERROR_UNKNOWN_ALGORITHM, "unknown algorithm '%s'", algorithm);
-    struct ctx_plan *p = plan_for(ctx, (size_t)i);
+    size_t index;
+    char overrides[192];
+    clgemm_status st = parse_algorithm(algorithm, &index, overrides, sizeof overrides);
+    if (st != CLGEMM_SUCCESS)
+        return st;
+    struct ctx_plan *p = plan_for(ctx, index, overrides);
+    if (!p)
+        return fail(CLGEMM_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
     if (info) {
         memset(info, 0, sizeof *info);
         params_to_text(&p->plan.params, info->params, sizeof info->params);
@@ -361,19 +377,22 @@ clgemm_status clgemm_sgemm(clgemm_context *ctx, const char *algorithm, size_t M,
     struct ctx_plan *p = NULL;
     errbuf e = { "" };
     if (algorithm) {
-        long i = algo_index(algorithm);
-        if (i < 0)
-            return fail(CLGEMM_ERROR_UNKNOWN_ALGORITHM, "unknown algorithm '%s'", algorithm);
-        p = plan_for(ctx, (size_t)i);
+        size_t index;
+        char overrides[192];
+        if ((st = parse_algorithm(algorithm, &index, overrides, sizeof overrides)) !=
+            CLGEMM_SUCCESS)
+            return st;
+        if (!(p = plan_for(ctx, index, overrides)))
+            return fail(CLGEMM_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
         if (p->status != PLAN_OK)
             return plan_status_to_api(p, algorithm);
         if (!gemm_plan_accepts(&p->plan, a, b, c, &e))
             return fail(CLGEMM_ERROR_UNSUPPORTED, "%s: %s", algorithm, e.msg);
     } else {
         /* The registry is in progression order: the last step that runs here is the fastest. */
-        for (size_t i = ctx->nplans; i-- > 0 && !p;) {
-            struct ctx_plan *q = plan_for(ctx, i);
-            if (q->status == PLAN_OK && gemm_plan_accepts(&q->plan, a, b, c, &e))
+        for (size_t i = clgemm_algorithm_count(); i-- > 0 && !p;) {
+            struct ctx_plan *q = plan_for(ctx, i, "");
+            if (q && q->status == PLAN_OK && gemm_plan_accepts(&q->plan, a, b, c, &e))
                 p = q;
         }
         if (!p)

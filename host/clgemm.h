@@ -125,6 +125,9 @@ typedef struct clgemm_build_info {
     const char *log;   /* the compiler's log when the build failed, else NULL; owned by ctx */
 } clgemm_build_info;
 
+/* Wherever an algorithm is named, "name:KEY=VALUE,KEY=VALUE" overrides its tile parameters
+ * (e.g. "warp_tiled:BM=64,BN=64"); each variant is built once per context. */
+
 /* Builds an algorithm for the context's device now rather than at its first GEMM, and says
  * whether the device can run it (CLGEMM_ERROR_UNSUPPORTED with the reason in
  * clgemm_last_error) or whether it failed to compile (info->log).  info may be NULL. */

@@ -77,7 +77,9 @@ void cli_print_help(const char *prog)
            "Runs OpenCL GEMM kernels (C = alpha*A*B + beta*C, fp32, row-major), verifies each\n"
            "result and times it against CLBlast on the same device in the same run.\n"
            "\n"
-           "  --algo NAME        an algorithm, 'all' (default) or 'list' to describe them\n"
+           "  --algo NAME        an algorithm, 'all' (default) or 'list' to describe them;\n"
+           "                     repeat it for several; NAME:BM=64,BN=64 overrides its tile\n"
+           "                     parameters\n"
            "  --size N|MxNxK     problem size (default: 2048 on GPUs, 256 elsewhere)\n"
            "  --device SPEC      P:D index, N-th device, a name substring (case-insensitive,\n"
            "                     e.g. nvidia, pocl) or 'all' to compare every device\n"
@@ -125,7 +127,7 @@ static bool is_flag(const char *arg, const char *flag)
 
 int cli_parse(int argc, char **argv, cli_options *o, errbuf *e)
 {
-    *o = (cli_options){ .algo = "all", .check = true, .baseline = true, .iters = 0, .warmup = 2,
+    *o = (cli_options){ .check = true, .baseline = true, .iters = 0, .warmup = 2,
                         .format = FORMAT_TABLE, .seed = 42, .alpha = 1.0f, .beta = 0.0f };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -146,12 +148,21 @@ int cli_parse(int argc, char **argv, cli_options *o, errbuf *e)
         } else if (is_flag(a, "--algo")) {
             if (!(v = take_value(argc, argv, &i, "--algo", e)))
                 return -1;
-            if (strcmp(v, "all") != 0 && strcmp(v, "list") != 0 &&
-                strcmp(v, BASELINE_NAME) != 0 && !clgemm_find_algorithm(v)) {
+            /* A registry name may carry tile parameters: "warp_tiled:BM=64,BN=64". */
+            size_t len = strcspn(v, ":");
+            char name[64];
+            snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), v);
+            bool special = !v[len] && (strcmp(v, "all") == 0 || strcmp(v, "list") == 0 ||
+                                       strcmp(v, BASELINE_NAME) == 0);
+            if (!special && (len >= sizeof name || !clgemm_find_algorithm(name))) {
                 err_set(e, "unknown algorithm '%s' (see --algo list)", v);
                 return -1;
             }
-            o->algo = v;
+            if (o->nalgos == CLI_MAX_ALGOS) {
+                err_set(e, "at most %d --algo options", CLI_MAX_ALGOS);
+                return -1;
+            }
+            o->algos[o->nalgos++] = v;
         } else if (is_flag(a, "--size")) {
             if (!(v = take_value(argc, argv, &i, "--size", e)) || parse_size(v, &o->shape, e))
                 return -1;

@@ -11,7 +11,9 @@
 typedef enum output_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } output_format;
 
 typedef struct cli_options {
-    const char *algo;   /* a registry name, "all" or "list" */
+#define CLI_MAX_ALGOS 48
+    const char *algos[CLI_MAX_ALGOS]; /* names (maybe with ":params"), "all", "list" */
+    int nalgos;                       /* 0: all */
     bool size_given;    /* else a default chosen per device */
     gemm_shape shape;
     const char *device; /* NULL: the default device */

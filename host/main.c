@@ -28,15 +28,23 @@ static _Noreturn void exit_soon_after_enumeration(int status)
     _Exit(status);
 }
 
-/* The requested algorithm plus CLBlast, so every row has its ratio; "all" is every one. */
-static size_t pick_algos(const char *name, bool baseline, const char **out, size_t cap)
+/* The requested algorithms plus CLBlast, so every row has its ratio; "all" is every one. */
+static size_t pick_algos(const cli_options *opt, const char **out, size_t cap)
 {
     size_t count = 0;
-    bool all = strcmp(name, "all") == 0;
-    for (size_t i = 0; i < clgemm_algorithm_count() && count < cap; i++)
-        if (all || strcmp(name, clgemm_algorithm(i)->name) == 0)
+    bool all = opt->nalgos == 0, baseline = opt->baseline;
+    for (int i = 0; i < opt->nalgos; i++) {
+        if (strcmp(opt->algos[i], "all") == 0)
+            all = true;
+        else if (strcmp(opt->algos[i], BASELINE_NAME) == 0)
+            baseline = true;
+        else if (count < cap)
+            out[count++] = opt->algos[i];
+    }
+    if (all)
+        for (size_t i = 0; i < clgemm_algorithm_count() && count < cap; i++)
             out[count++] = clgemm_algorithm(i)->name;
-    if ((baseline || strcmp(name, BASELINE_NAME) == 0) && count < cap)
+    if (baseline && count < cap)
         out[count++] = BASELINE_NAME;
     return count;
 }
@@ -55,10 +63,11 @@ int main(int argc, char **argv)
         printf("clgemm %s\n", clgemm_version());
         return 0;
     }
-    if (strcmp(opt.algo, "list") == 0) {
-        report_list_algos(stdout);
-        return 0;
-    }
+    for (int i = 0; i < opt.nalgos; i++)
+        if (strcmp(opt.algos[i], "list") == 0) {
+            report_list_algos(stdout);
+            return 0;
+        }
 
     const clgemm_device_desc *devices;
     size_t ndevices;
@@ -74,7 +83,7 @@ int main(int argc, char **argv)
     int status = 0;
     size_t *picked = calloc(ndevices, sizeof *picked);
     report_entry *entries = calloc(ndevices, sizeof *entries);
-    const char *algos[64];
+    const char *algos[CLI_MAX_ALGOS + 16];
     size_t npicked = 0;
     if (!picked || !entries) {
         fprintf(stderr, "clgemm: out of host memory\n");
@@ -93,7 +102,7 @@ int main(int argc, char **argv)
     req.seed = opt.seed;
     req.progress = !opt.quiet;
     req.algos = algos;
-    req.nalgos = pick_algos(opt.algo, opt.baseline, algos, sizeof algos / sizeof algos[0]);
+    req.nalgos = pick_algos(&opt, algos, sizeof algos / sizeof algos[0]);
     if (opt.size_given) {
         req.shape = opt.shape;
     } else {

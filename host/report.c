@@ -118,8 +118,10 @@ static void print_csv(FILE *out, const report_entry *e, size_t n)
             csv_field(out, e[j].dev->platform_name);
             fputc(',', out);
             csv_field(out, e[j].dev->driver);
-            fprintf(out, ",%d,%d,%d,%s,", e[j].result.shape.M, e[j].result.shape.N,
-                    e[j].result.shape.K, row->name);
+            fprintf(out, ",%d,%d,%d,", e[j].result.shape.M, e[j].result.shape.N,
+                    e[j].result.shape.K);
+            csv_field(out, row->name);
+            fputc(',', out);
             csv_field(out, row_status_name(row->status));
             csv_num(out, timed ? row->ms_median : NAN);
             csv_num(out, timed ? row->ms_min : NAN);

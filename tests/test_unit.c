@@ -61,10 +61,10 @@ static void test_cli(void)
 {
     cli_options o;
     errbuf e = { "" };
-    EXPECT(parse(&o, &e, 0) == 0 && strcmp(o.algo, "all") == 0 && !o.size_given && o.check &&
+    EXPECT(parse(&o, &e, 0) == 0 && o.nalgos == 0 && !o.size_given && o.check &&
            o.iters == 0 && o.format == FORMAT_TABLE && o.device == NULL);
     EXPECT(parse(&o, &e, 4, "--algo", "tiled", "--size=33x65x7", "--no-check") == 0 &&
-           strcmp(o.algo, "tiled") == 0 && o.size_given && o.shape.M == 33 &&
+           o.nalgos == 1 && strcmp(o.algos[0], "tiled") == 0 && o.size_given && o.shape.M == 33 &&
            o.shape.N == 65 && o.shape.K == 7 && !o.check);
     EXPECT(parse(&o, &e, 6, "--iters", "5", "--warmup", "0", "--format", "json") == 0 &&
            o.iters == 5 && o.warmup == 0 && o.format == FORMAT_JSON);
@@ -72,6 +72,10 @@ static void test_cli(void)
            o.beta == 0.25f);
     EXPECT(parse(&o, &e, 2, "--device", "1:0") == 0 && strcmp(o.device, "1:0") == 0);
     EXPECT(parse(&o, &e, 2, "--algo", "nosuch") == -1 && strstr(e.msg, "unknown algorithm"));
+    EXPECT(parse(&o, &e, 2, "--algo", "nosuch:BM=4") == -1);
+    EXPECT(parse(&o, &e, 2, "--algo", "tiled:") == 0);
+    EXPECT(parse(&o, &e, 4, "--algo", "naive", "--algo", "block_tiled:BM=64,BN=64") == 0 &&
+           o.nalgos == 2 && strcmp(o.algos[1], "block_tiled:BM=64,BN=64") == 0);
     EXPECT(parse(&o, &e, 2, "--iters", "0") == -1 && strstr(e.msg, "--iters"));
     EXPECT(parse(&o, &e, 2, "--iters", "-3") == -1);
     EXPECT(parse(&o, &e, 2, "--warmup", "x") == -1);
