@@ -12,6 +12,7 @@
 #include "clgemm_config.h"
 #include "device.h"
 #include "gemm.h"
+#include "tuning.h"
 
 /* One built variant of an algorithm: registry row + parameter overrides.  Nodes never move
  * once made (threads hold pointers to them), so they form a list, not an array. */
@@ -310,6 +311,36 @@ static clgemm_status parse_algorithm(const char *text, size_t *index, char *over
     return fail(CLGEMM_ERROR_UNKNOWN_ALGORITHM, "unknown algorithm '%.*s'", (int)len, text);
 }
 
+/* The tuned variant of a plain algorithm name for this size ("name:params"), or the name
+ * itself; with algorithm NULL, the fastest tuned algorithm near this size, else "". */
+static void resolve(const clgemm_context *ctx, const char *algorithm, size_t M, size_t N,
+                    size_t K, char *out, size_t size)
+{
+    if (algorithm && strchr(algorithm, ':')) {
+        snprintf(out, size, "%s", algorithm);
+        return;
+    }
+    const tuning_entry *t = tuning_lookup(tuning_get(), ctx->dev->name, ctx->dev->driver,
+                                          algorithm, (long)M, (long)N, (long)K);
+    if (t && clgemm_find_algorithm(t->algorithm))
+        snprintf(out, size, "%s:%s", t->algorithm, t->params);
+    else
+        snprintf(out, size, "%s", algorithm ? algorithm : "");
+}
+
+clgemm_status clgemm_resolve(clgemm_context *ctx, const char *algorithm, size_t M, size_t N,
+                             size_t K, char *out, size_t size)
+{
+    if (!ctx || !out || size == 0)
+        return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "clgemm_resolve: NULL argument");
+    resolve(ctx, algorithm, M, N, K, out, size);
+    if (!*out) {
+        /* Untuned device: the last step of the progression. */
+        snprintf(out, size, "%s", clgemm_algorithm(clgemm_algorithm_count() - 1)->name);
+    }
+    return ok();
+}
+
 clgemm_status clgemm_prepare(clgemm_context *ctx, const char *algorithm, clgemm_build_info *info)
 {
     if (!ctx || !algorithm)
@@ -376,7 +407,20 @@ clgemm_status clgemm_sgemm(clgemm_context *ctx, const char *algorithm, size_t M,
 
     struct ctx_plan *p = NULL;
     errbuf e = { "" };
-    if (algorithm) {
+    /* A tuned variant first (if the database has one for this device and size), then the
+     * plain algorithm, then, with algorithm NULL, the progression from its last step down. */
+    char tuned[256];
+    resolve(ctx, algorithm, M, N, K, tuned, sizeof tuned);
+    if (*tuned && (!algorithm || strcmp(tuned, algorithm) != 0)) {
+        size_t index;
+        char overrides[192];
+        if (parse_algorithm(tuned, &index, overrides, sizeof overrides) == CLGEMM_SUCCESS) {
+            struct ctx_plan *q = plan_for(ctx, index, overrides);
+            if (q && q->status == PLAN_OK && gemm_plan_accepts(&q->plan, a, b, c, &e))
+                p = q;
+        }
+    }
+    if (!p && algorithm) {
         size_t index;
         char overrides[192];
         if ((st = parse_algorithm(algorithm, &index, overrides, sizeof overrides)) !=
@@ -388,8 +432,7 @@ clgemm_status clgemm_sgemm(clgemm_context *ctx, const char *algorithm, size_t M,
             return plan_status_to_api(p, algorithm);
         if (!gemm_plan_accepts(&p->plan, a, b, c, &e))
             return fail(CLGEMM_ERROR_UNSUPPORTED, "%s: %s", algorithm, e.msg);
-    } else {
-        /* The registry is in progression order: the last step that runs here is the fastest. */
+    } else if (!p) {
         for (size_t i = clgemm_algorithm_count(); i-- > 0 && !p;) {
             struct ctx_plan *q = plan_for(ctx, i, "");
             if (q && q->status == PLAN_OK && gemm_plan_accepts(&q->plan, a, b, c, &e))

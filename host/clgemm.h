@@ -143,6 +143,16 @@ CLGEMM_API clgemm_status clgemm_sgemm(clgemm_context *ctx, const char *algorithm
                                       cl_mem C, size_t offC, size_t ldc,
                                       cl_command_queue queue, cl_event *event);
 
+/* The variant clgemm_sgemm(ctx, algorithm, M, N, K, ...) runs: the algorithm with the tile
+ * parameters the tuning database holds for this device nearest to this size
+ * ("warp_tiled:BM=64,BN=128,..."), or the name as given when untuned; algorithm NULL (auto)
+ * gives the fastest tuned algorithm near this size, or the last step of the progression.
+ * (clgemm_sgemm falls back further when operands are unaligned.)  The database:
+ * $CLGEMM_TUNING_FILE, else $XDG_CONFIG_HOME/clgemm/tuning.json, else
+ * ~/.config/clgemm/tuning.json, then the defaults shipped for measured devices. */
+CLGEMM_API clgemm_status clgemm_resolve(clgemm_context *ctx, const char *algorithm, size_t M,
+                                        size_t N, size_t K, char *out, size_t size);
+
 /* The directory of the on-disk kernel cache, or NULL when the cache is off. */
 CLGEMM_API const char *clgemm_cache_dir(void);
 

@@ -77,7 +77,8 @@ void cli_print_help(const char *prog)
            "Runs OpenCL GEMM kernels (C = alpha*A*B + beta*C, fp32, row-major), verifies each\n"
            "result and times it against CLBlast on the same device in the same run.\n"
            "\n"
-           "  --algo NAME        an algorithm, 'all' (default) or 'list' to describe them;\n"
+           "  --algo NAME        an algorithm, 'all' (default), 'auto' (the fastest tuned one\n"
+           "                     for this device and size) or 'list' to describe them;\n"
            "                     repeat it for several; NAME:BM=64,BN=64 overrides its tile\n"
            "                     parameters\n"
            "  --size N|MxNxK     problem size (default: 2048 on GPUs, 256 elsewhere)\n"
@@ -153,7 +154,8 @@ int cli_parse(int argc, char **argv, cli_options *o, errbuf *e)
             char name[64];
             snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), v);
             bool special = !v[len] && (strcmp(v, "all") == 0 || strcmp(v, "list") == 0 ||
-                                       strcmp(v, BASELINE_NAME) == 0);
+                                       strcmp(v, BASELINE_NAME) == 0 ||
+                                       strcmp(v, AUTO_NAME) == 0);
             if (!special && (len >= sizeof name || !clgemm_find_algorithm(name))) {
                 err_set(e, "unknown algorithm '%s' (see --algo list)", v);
                 return -1;

@@ -9,5 +9,7 @@ struct embedded_kernel {
 
 /* Terminated by a { NULL, NULL } row. */
 extern const struct embedded_kernel embedded_kernels[];
+/* The tuning defaults shipped in tuning/ (*.json). */
+extern const struct embedded_kernel embedded_tuning[];
 
 #endif

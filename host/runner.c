@@ -194,7 +194,7 @@ static int enqueue_one(session *s, const run_request *req, struct workspace *w,
     }
     const gemm_shape *sh = &req->shape;
     clgemm_status st = clgemm_sgemm(
-        s->ctx, row->name, (size_t)sh->M, (size_t)sh->N, (size_t)sh->K, req->alpha, w->oA.buf,
+        s->ctx, row->variant, (size_t)sh->M, (size_t)sh->N, (size_t)sh->K, req->alpha, w->oA.buf,
         (size_t)w->oA.off, (size_t)w->oA.ld, w->oB.buf, (size_t)w->oB.off, (size_t)w->oB.ld,
         req->beta, w->oC.buf, (size_t)w->oC.off, (size_t)w->oC.ld, NULL, last);
     if (st != CLGEMM_SUCCESS) {
@@ -357,8 +357,14 @@ static void run_one(session *s, const run_request *req, struct workspace *w,
         }
         snprintf(row->params, sizeof row->params, "CLBlast defaults");
     } else {
+        const gemm_shape *sh = &req->shape;
+        bool automatic = strcmp(row->name, AUTO_NAME) == 0;
+        clgemm_resolve(s->ctx, automatic ? NULL : row->name, (size_t)sh->M, (size_t)sh->N,
+                       (size_t)sh->K, row->variant, sizeof row->variant);
+        if (automatic)
+            snprintf(row->note, sizeof row->note, "auto chose %s", row->variant);
         clgemm_build_info info;
-        clgemm_status st = clgemm_prepare(s->ctx, row->name, &info);
+        clgemm_status st = clgemm_prepare(s->ctx, row->variant, &info);
         snprintf(row->params, sizeof row->params, "%s", info.params);
         row->build_ms = info.build_ms;
         row->from_cache = info.from_cache;

@@ -24,10 +24,13 @@ const char *row_status_name(row_status s);
 
 /* The name of the CLBlast row among the algorithm names of a request. */
 #define BASELINE_NAME "clblast"
+/* The row that lets the library pick (tuning database, else the last step). */
+#define AUTO_NAME "auto"
 
 typedef struct run_row {
-    const char *name; /* a libclgemm algorithm, or BASELINE_NAME */
+    const char *name; /* a libclgemm algorithm (maybe NAME:params), "auto", or BASELINE_NAME */
     bool baseline;
+    char variant[256]; /* what ran: the name with its tuned parameters, or auto's choice */
     row_status status;
     char params[128];
     char note[512];

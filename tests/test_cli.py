@@ -65,12 +65,13 @@ expect(rc == 0 and out.startswith('clgemm '), '--version', out)
 rc, out, err = run('--algo', 'list')
 names = [line.split()[0] for line in out.splitlines()]
 expect(rc == 0 and names[:6] == ['naive', 'coalescing', 'tiled', 'tiled_register',
-                                  'block_tiled', 'block_tiled_vectorized'] and 'clblast' in names,
+                                  'block_tiled', 'block_tiled_vectorized'] and 'clblast' in names
+       and 'auto' in names,
        '--algo list names the progression in order', out)
 rc, out, err = run('--list-devices')
 expect(rc == 0 and 'PoCL' in out and '0:0' in out, '--list-devices shows PoCL', out + err)
 
-ALGOS = names
+ALGOS = [n for n in names if n != 'auto']
 
 # CSV parses back: a row per algorithm, numbers where they belong.
 rc, out, err = run('--device', 'pocl', '--size', '65x33x17', '--iters', '2', '--format', 'csv',
@@ -142,6 +143,27 @@ with tempfile.TemporaryDirectory() as tmp:
                        env={'CLGEMM_KERNEL_DIR': bad_dir})
     expect(rc == 1 and 'BUILD FAILED' in out and 'build log' in err and
            'clblast' in out, 'build failure shows its log, others still run', out + err)
+
+# A tuning file changes what runs: tuned parameters for a named algorithm, and auto's pick.
+pocl_name = pocl_line.split('|')[0].split(None, 3)[3].strip()
+rc, out, err = run('--list-devices')
+with tempfile.TemporaryDirectory() as tmp:
+    tuning = os.path.join(tmp, 'tuning.json')
+    entry = {'device': pocl_name, 'driver': 'any', 'algorithm': 'block_tiled', 'M': 64, 'N': 64,
+             'K': 64, 'params': 'BM=32,BN=32,BK=8,TM=4,TN=4', 'gflops': 1e6}
+    json.dump({'format': 'clgemm-tuning-1', 'entries': [entry]}, open(tuning, 'w'))
+    rc, out, err = run('--device', 'pocl', '--algo', 'block_tiled', '--algo', 'auto', '--size',
+                       '60x70x50', '--iters', '1', '--quiet', '--format', 'json',
+                       env={'CLGEMM_TUNING_FILE': tuning})
+    try:
+        rows = {r['algorithm']: r for r in json.loads(out)['results'][0]['rows']}
+        ok = (rc == 0 and rows['block_tiled']['params'].startswith('BM=32 BN=32 BK=8 TM=4 TN=4')
+              and rows['auto']['note'] == 'auto chose block_tiled:BM=32,BN=32,BK=8,TM=4,TN=4'
+              and rows['auto']['status'] == 'ok')
+    except (ValueError, KeyError, IndexError) as exc:
+        ok = False
+        out += repr(exc)
+    expect(ok, 'a tuning file sets parameters and auto follows it', out + err)
 
 print('%d checks, %d failed' % (checks, failures))
 sys.exit(1 if failures else 0)

@@ -8,6 +8,7 @@
 
 #include "algos.h"
 #include "cache.h"
+#include "tuning.h"
 #include "check.h"
 #include "cli.h"
 #include "device.h"
@@ -258,8 +259,51 @@ static void test_cache_entry(void)
     EXPECT(fnv1a64("a", 1, FNV1A64_SEED) == 0xaf63dc4c8601ec8cull); /* published FNV-1a value */
 }
 
+static void test_tuning(void)
+{
+    const char *text =
+        "{\"format\": \"clgemm-tuning-1\", \"note\": {\"x\": [1, 2, {\"y\": null}]},\n"
+        " \"entries\": [\n"
+        "  {\"device\": \"GPU X\", \"driver\": \"1.0\", \"algorithm\": \"warp_tiled\",\n"
+        "   \"M\": 1024, \"N\": 1024, \"K\": 1024, \"params\": \"BM=64,BN=64\", \"gflops\": 9000},\n"
+        "  {\"device\": \"GPU X\", \"driver\": \"1.0\", \"algorithm\": \"warp_tiled\",\n"
+        "   \"M\": 4096, \"N\": 4096, \"K\": 4096, \"params\": \"BM=128,BN=128\", \"gflops\": 40000.5},\n"
+        "  {\"device\": \"GPU X\", \"driver\": \"2.0\", \"algorithm\": \"warp_tiled\",\n"
+        "   \"M\": 4096, \"N\": 4096, \"K\": 4096, \"params\": \"BM=256,BN=128\", \"gflops\": 41000},\n"
+        "  {\"device\": \"GPU X\", \"driver\": \"1.0\", \"algorithm\": \"tiled\",\n"
+        "   \"M\": 4096, \"N\": 4096, \"K\": 4096, \"params\": \"BM=32\", \"gflops\": 7000, \"extra\": true},\n"
+        "  {\"device\": \"GPU X\", \"algorithm\": \"incomplete\"}\n"
+        " ]}";
+    tuning_db db = { 0 };
+    EXPECT(tuning_parse(&db, text, strlen(text), 0) == 4 && db.count == 4);
+    const tuning_entry *t = tuning_lookup(&db, "GPU X", "1.0", "warp_tiled", 1000, 1000, 1000);
+    EXPECT(t && strcmp(t->params, "BM=64,BN=64") == 0);
+    t = tuning_lookup(&db, "GPU X", "1.0", "warp_tiled", 4095, 4095, 4095);
+    EXPECT(t && strcmp(t->params, "BM=128,BN=128") == 0); /* same driver preferred */
+    t = tuning_lookup(&db, "GPU X", "2.0", "warp_tiled", 8192, 8192, 8192);
+    EXPECT(t && strcmp(t->params, "BM=256,BN=128") == 0);
+    t = tuning_lookup(&db, "GPU X", "1.0", NULL, 4096, 4096, 4096);
+    EXPECT(t && strcmp(t->algorithm, "warp_tiled") == 0); /* auto: fastest at that size */
+    EXPECT(tuning_lookup(&db, "GPU Y", "1.0", "warp_tiled", 64, 64, 64) == NULL);
+    /* Anything else is refused or partly read, never read past its end. */
+    const char *bad[] = { "", "{", "[]", "{\"entries\": [", "{\"format\": 3}", "nul",
+                          "{\"format\": \"clgemm-tuning-1\", \"entries\": [{\"M\": \"",
+                          "{\"a\":" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        size_t before = db.count;
+        EXPECT(tuning_parse(&db, bad[i], strlen(bad[i]), 0) <= 0 && db.count == before);
+    }
+    for (size_t cut = 0; cut < strlen(text); cut += 7) {
+        tuning_db part = { 0 };
+        EXPECT(tuning_parse(&part, text, cut, 0) <= 4);
+        tuning_free(&part);
+    }
+    tuning_free(&db);
+}
+
 int main(void)
 {
+    test_tuning();
     test_cache_entry();
     test_parse_size();
     test_cli();
