@@ -94,6 +94,8 @@ def main():
     ap.add_argument('--batch', type=int, default=24, help='variants per clgemm process')
     ap.add_argument('--quick', action='store_true', help='a pruned space')
     ap.add_argument('--out', default=default_out())
+    ap.add_argument('--time-limit', type=float, default=0,
+                    help='seconds; stop starting new batches after this and keep what was found')
     args = ap.parse_args()
 
     entries, started = [], time.time()
@@ -102,13 +104,18 @@ def main():
         for size in args.sizes.split(','):
             best, tried, rejected = None, 0, 0
             for i in range(0, len(space), args.batch):
+                if args.time_limit and time.time() - started > args.time_limit:
+                    sys.stderr.write('tune: time limit reached: %s %s searched %d of %d\n' % (
+                        algo, size, tried, len(space)))
+                    break
                 res = run_batch(args, size, ['%s:%s' % (algo, p) for p in space[i:i + args.batch]])
                 if res is None:
                     continue
                 device, driver = res['device'], res['driver']
+                clblast = next((r['gflops'] for r in res['rows'] if r['algorithm'] == 'clblast'),
+                               None)
                 for row in res['rows']:
                     if row['algorithm'] == 'clblast':
-                        clblast = row['gflops']
                         continue
                     tried += 1
                     if row['status'] != 'ok' or not row['gflops']:
