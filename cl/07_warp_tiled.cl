@@ -1,0 +1,349 @@
+#include "common.h"
+
+/* Step 7: warp tiling and a software pipeline.
+ *
+ * Step 6 does the arithmetic right but leaves the machine waiting.  Each K
+ * step is: load global -> barrier -> compute -> barrier, so while a group
+ * fetches its next slice none of it computes; the only cover is a second
+ * group resident on the same SM.  What changes:
+ *
+ *  1. A pipeline.  Local memory holds two K slices (double buffering).  While
+ *     the work-items multiply out of one slice, the loads of the next slice
+ *     are already in flight into registers; they are written to the other
+ *     buffer after the arithmetic, so their latency hides behind BK*TM*TN
+ *     FMAs.  The buffer being written is never the one being read, so one
+ *     barrier per K step suffices (step 6 needs two).
+ *
+ *  2. A warp tile.  A warp (32 work-items) executes in lock step and local
+ *     memory serves it as one request, so the layout is planned per warp: the
+ *     group's C block is cut into WM x WN warp tiles, and a warp's 32
+ *     work-items form a (WM/TM) x (WN/TN) grid inside its tile.  A work-item
+ *     still owns TM x TN results, as (TM/4) x (TN/4) blocks of 4 x 4 that lie
+ *     one warp grid apart, so at every k the warp reads a few neighbouring
+ *     float4s of A and of B, each broadcast to several work-items: no bank
+ *     conflicts.  The warp tile's shape is a free parameter; on the H200 the
+ *     tall 128 x 16 tile measured fastest (46.6 TFLOP/s, against 42.8 for
+ *     64 x 32 or 32 x 64 at the same register count, no spills either way).
+ *
+ *  3. Conflict-free transposition.  A goes into local memory transposed, as
+ *     in step 6, but each warp fetches 16 rows x 2 float4s of A (32 bytes per
+ *     row, whole sectors), so its scattered stores land in 32 different banks.
+ *
+ *  4. A register budget.  A group is 256 work-items and an SM has 64K
+ *     registers: at up to 128 registers per work-item two groups share an
+ *     SM and cover each other's barriers, at 129 only one fits.  Holding the
+ *     next slice costs registers, so the slice is thin (BK = 8: 2 float4s per
+ *     work-item in flight) and the K loop is unrolled over the two buffers so
+ *     that no register tracks which one is current.  This kernel uses 127.
+ *     With BK = 16 the same code needs 137 registers and runs at 38.4
+ *     TFLOP/s, below step 6: on this GPU the pipeline pays only within budget.
+ *
+ * Only edge work-groups (and the last K slice when BK does not divide K) take
+ * the guarded code paths; interior tiles use bare float4 loads and stores.
+ * Requires offA, offB, offC, lda, ldb and ldc to be multiples of 4 (float4
+ * alignment); M, N and K are arbitrary, and padding past a row's end is never
+ * read.
+ *
+ * Measured on an NVIDIA H200 (OpenCL, driver 580), 4096^3 fp32, 2026-11-21:
+ * 46636 GFLOP/s (127 registers, no spills), 1.46x CLBlast (31876 in the same
+ * session), 1.09x step 6, 92% of cuBLAS fp32 (README).  1024^3: 20068
+ * GFLOP/s, 1.36x CLBlast; its 64 groups leave half of the 132 SMs idle.
+ */
+
+/* Parameters (all overridable with -D):
+ *   BM x BN  the block of C per work-group
+ *   BK       the K slice per pipeline stage (multiple of 4)
+ *   TM x TN  the results per work-item (multiples of 4)
+ *   WM x WN  the block of C per warp; (WM/TM) * (WN/TN) must be 32
+ *   VEC      vector width, fixed at 4 (float4)
+ *   WARP     work-items per warp (32 on NVIDIA; only the layout depends on it)
+ *   APAD     floats of padding per row of the transposed A tile (4 makes
+ *            the transposing stores conflict-free; measured no difference on
+ *            the H200 between 0, 4 and 8)
+ *   PREFETCH 1: load the next slice before computing the current one (the
+ *            pipeline); 0: load it after, holding nothing across the FMAs
+ * The work-group is (BN/TN) x (BM/TM) work-items, (BM/WM) * (BN/WN) warps. */
+#ifndef BM
+#define BM 128
+#endif
+#ifndef BN
+#define BN 128
+#endif
+#ifndef BK
+#define BK 8
+#endif
+#ifndef TM
+#define TM 8
+#endif
+#ifndef TN
+#define TN 8
+#endif
+#ifndef WM
+#define WM 128
+#endif
+#ifndef WN
+#define WN 16
+#endif
+#ifndef VEC
+#define VEC 4
+#endif
+#ifndef WARP
+#define WARP 32
+#endif
+#ifndef APAD
+#define APAD 4
+#endif
+#ifndef PREFETCH
+#define PREFETCH 1
+#endif
+
+#define WT_TX (BN / TN)                 /* work-items along dimension 0 */
+#define WT_TY (BM / TM)                 /* work-items along dimension 1 */
+#define WT_THREADS (WT_TX * WT_TY)
+#define WT_WTM (WM / TM)                /* a warp's work-items along M */
+#define WT_WTN (WN / TN)                /* a warp's work-items along N */
+#define WT_WMITER (TM / 4)              /* 4-row blocks per work-item */
+#define WT_WNITER (TN / 4)              /* 4-column blocks per work-item */
+#define WT_WARPS_N (BN / WN)            /* warps side by side along N */
+#define WT_KQ (BK / 4)                  /* float4s per row of the A slice */
+/* A is fetched as WARP / WT_AKQ rows x WT_AKQ float4s per warp (see wt_a_coords). */
+#if (BK / 4) % 2 == 0
+#define WT_AKQ 2
+#else
+#define WT_AKQ 1
+#endif
+#define WT_AROWS (WARP / WT_AKQ)
+#define WT_AS_ROW (BM + APAD)           /* floats per row of the transposed A tile */
+#define WT_A_LOADS (BM * BK / 4 / WT_THREADS)   /* float4s of A per work-item per slice */
+#define WT_B_LOADS (BK * BN / 4 / WT_THREADS)   /* float4s of B per work-item per slice */
+
+#if VEC != 4
+#error "gemm_warp_tiled is written for float4: VEC must be 4"
+#endif
+#if TM % 4 != 0 || TN % 4 != 0 || BK % 4 != 0 || APAD % 4 != 0
+#error "gemm_warp_tiled: TM, TN, BK and APAD must be multiples of 4"
+#endif
+#if BM % WM != 0 || BN % WN != 0 || WM % TM != 0 || WN % TN != 0
+#error "gemm_warp_tiled: BM must be a multiple of WM, WM of TM, BN of WN and WN of TN"
+#endif
+#if WT_WTM * WT_WTN != WARP
+#error "gemm_warp_tiled: a warp tile must hold one warp: (WM/TM) * (WN/TN) == WARP"
+#endif
+#if WT_THREADS % WARP != 0
+#error "gemm_warp_tiled: the work-group must be whole warps"
+#endif
+#if (BM * BK / 4) % WT_THREADS != 0 || (BK * BN / 4) % WT_THREADS != 0
+#error "gemm_warp_tiled: BM*BK/4 and BK*BN/4 must be multiples of the work-group size"
+#endif
+#if BM % WT_AROWS != 0
+#error "gemm_warp_tiled: BM must be a multiple of 16 (32 when BK/4 is odd)"
+#endif
+#if 2 * BK * (WT_AS_ROW + BN) * 4 > 49152
+#error "gemm_warp_tiled: two K slices of A and B exceed 48 KiB of local memory"
+#endif
+
+/* Four consecutive floats at p (16-byte aligned).  Guarded, only the first
+ * `valid` exist (valid may be anything, <= 0 included) and the rest read as
+ * zero; a vector wholly inside the matrix is still a single load. */
+inline float4 wt_load4(__global const float *p, const int valid, const bool guarded)
+{
+    if (!guarded || valid >= 4)
+        return *(__global const float4 *)p;
+    return (float4)(valid > 0 ? p[0] : 0.0f,
+                    valid > 1 ? p[1] : 0.0f,
+                    valid > 2 ? p[2] : 0.0f,
+                    0.0f);
+}
+
+/* Where float4 number i (< WT_A_LOADS) of this work-item's share of the A
+ * slice comes from: row *r, columns 4 * *kq .. +3 of the slice.  A warp takes
+ * WT_AROWS consecutive rows x WT_AKQ consecutive float4s, so in global memory
+ * each row gives 32 contiguous bytes (whole sectors), and in the transposed
+ * tile the rows land on consecutive banks, the float4 columns 16 banks apart
+ * (with APAD = 4, WT_AS_ROW is 4 mod 8): a warp's scalar stores hit 32
+ * different banks. */
+inline void wt_a_coords(const int tid, const int i, int *r, int *kq)
+{
+    const int e = tid + i * WT_THREADS;
+    const int slab = e / WARP, lane = e % WARP;
+    *kq = (slab % (WT_KQ / WT_AKQ)) * WT_AKQ + lane / WT_AROWS;
+    *r = (slab / (WT_KQ / WT_AKQ)) * WT_AROWS + lane % WT_AROWS;
+}
+
+/* Fetch this work-item's share of the next K slice into registers.  A and B
+ * point at the slice's corner; `guarded` is a literal at every call site. */
+inline void wt_fetch(float4 *ra, float4 *rb,
+                     __global const float *A, const int lda,
+                     __global const float *B, const int ldb,
+                     const int rows_left, const int cols_left, const int k_left,
+                     const int tid, const bool guarded)
+{
+#pragma unroll
+    for (int i = 0; i < WT_A_LOADS; ++i) {
+        int r, kq;
+        wt_a_coords(tid, i, &r, &kq);
+        ra[i] = wt_load4(A + r * lda + 4 * kq, r < rows_left ? k_left - 4 * kq : 0, guarded);
+    }
+#pragma unroll
+    for (int i = 0; i < WT_B_LOADS; ++i) {
+        const int e = tid + i * WT_THREADS;
+        const int k = e / (BN / 4), c = (e % (BN / 4)) * 4;
+        rb[i] = wt_load4(B + k * ldb + c, k < k_left ? cols_left - c : 0, guarded);
+    }
+}
+
+/* Write the fetched slice into one local buffer: A transposed, B as is. */
+inline void wt_stash(__local float *As, __local float4 *Bs,
+                     const float4 *ra, const float4 *rb, const int tid)
+{
+#pragma unroll
+    for (int i = 0; i < WT_A_LOADS; ++i) {
+        int r, kq;
+        wt_a_coords(tid, i, &r, &kq);
+        __local float *dst = As + 4 * kq * WT_AS_ROW + r;
+        dst[0 * WT_AS_ROW] = ra[i].x;
+        dst[1 * WT_AS_ROW] = ra[i].y;
+        dst[2 * WT_AS_ROW] = ra[i].z;
+        dst[3 * WT_AS_ROW] = ra[i].w;
+    }
+#pragma unroll
+    for (int i = 0; i < WT_B_LOADS; ++i)
+        Bs[tid + i * WT_THREADS] = rb[i];
+}
+
+/* Four neighbouring results of one row; on edge tiles only the first `valid`
+ * belong to C. */
+inline void wt_store4(__global float *c, const float4 acc, const float alpha, const float beta,
+                      const int valid, const bool guarded)
+{
+    if (!guarded || valid >= 4) {
+        *(__global float4 *)c = gemm_epilogue4(acc, alpha, beta, (__global const float4 *)c);
+    } else {
+        if (valid > 0) c[0] = gemm_epilogue(acc.x, alpha, beta, &c[0]);
+        if (valid > 1) c[1] = gemm_epilogue(acc.y, alpha, beta, &c[1]);
+        if (valid > 2) c[2] = gemm_epilogue(acc.z, alpha, beta, &c[2]);
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(WT_TX, WT_TY, 1)))
+void gemm_warp_tiled(const int M, const int N, const int K, const float alpha,
+                     __global const float *restrict A, const int offA, const int lda,
+                     __global const float *restrict B, const int offB, const int ldb,
+                     const float beta,
+                     __global float *restrict C, const int offC, const int ldc)
+{
+    /* Two stages of the pipeline; float4 so that every row is 16-byte aligned. */
+    __local float4 As4[2][BK][WT_AS_ROW / 4];   /* As4[s][k][m/4] = A(m .. m+3, k) */
+    __local float4 Bs4[2][BK][BN / 4];          /* Bs4[s][k][n/4] = B(k, n .. n+3) */
+
+    const int tid = get_local_id(1) * WT_TX + get_local_id(0);
+
+    /* The warp's tile of the block, and this work-item's place in the warp. */
+    const int warp = tid / WARP, lane = tid % WARP;
+    const int wm0 = (warp / WT_WARPS_N) * WM, wn0 = (warp % WT_WARPS_N) * WN;
+    const int lm = lane / WT_WTN, ln = lane % WT_WTN;
+    /* This work-item owns rows wm0 + i*4*WT_WTM + 4*lm + 0..3 (i < WMITER) and
+     * columns wn0 + j*4*WT_WTN + 4*ln + 0..3 (j < WNITER); in float4 units: */
+    const int a_col = wm0 / 4 + lm, b_col = wn0 / 4 + ln;
+
+    /* From here on, rows and columns count from this group's corner of C. */
+    const int row0 = get_group_id(1) * BM, col0 = get_group_id(0) * BN;
+    const int rows_left = M - row0, cols_left = N - col0;
+    A += offA + row0 * lda;
+    B += offB + col0;
+    C += offC + row0 * ldc + col0;
+
+    const bool edge = rows_left < BM || cols_left < BN;   /* decided once per group */
+
+    float4 acc[TM][WT_WNITER];
+#pragma unroll
+    for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < WT_WNITER; ++j)
+            acc[i][j] = (float4)(0.0f);
+
+    float4 ra[WT_A_LOADS], rb[WT_B_LOADS];
+
+    /* Prologue: slice 0 into stage 0. */
+    if (edge || K < BK)
+        wt_fetch(ra, rb, A, lda, B, ldb, rows_left, cols_left, K, tid, true);
+    else
+        wt_fetch(ra, rb, A, lda, B, ldb, BM, BN, BK, tid, false);
+    wt_stash((__local float *)As4[0], Bs4[0][0], ra, rb, tid);
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    /* The K loop, unrolled over the two stages: each stage's local-memory
+     * addresses are then fixed offsets from one base, and no register has to
+     * remember which buffer is current. */
+    for (int k00 = 0; k00 < K; k00 += 2 * BK) {
+#pragma unroll
+        for (int stage = 0; stage < 2; ++stage) {
+            const int k0 = k00 + stage * BK;
+            if (k0 >= K)
+                break;
+            const int k_next = k0 + BK;
+            const bool more = k_next < K;
+
+            /* Issue the loads of the next slice; they complete while we compute. */
+            if (PREFETCH && more) {
+                if (edge || K - k_next < BK)
+                    wt_fetch(ra, rb, A + k_next, lda, B + k_next * ldb, ldb,
+                             rows_left, cols_left, K - k_next, tid, true);
+                else
+                    wt_fetch(ra, rb, A + k_next, lda, B + k_next * ldb, ldb,
+                             BM, BN, BK, tid, false);
+            }
+
+            __local const float4 *as = &As4[stage][0][a_col];
+            __local const float4 *bs = &Bs4[stage][0][b_col];
+#pragma unroll
+            for (int k = 0; k < BK; ++k) {
+                float4 a[WT_WMITER], b[WT_WNITER];
+#pragma unroll
+                for (int i = 0; i < WT_WMITER; ++i)
+                    a[i] = as[k * (WT_AS_ROW / 4) + i * WT_WTM];
+#pragma unroll
+                for (int j = 0; j < WT_WNITER; ++j)
+                    b[j] = bs[k * (BN / 4) + j * WT_WTN];
+#pragma unroll
+                for (int i = 0; i < WT_WMITER; ++i)
+#pragma unroll
+                    for (int j = 0; j < WT_WNITER; ++j) {
+                        acc[4 * i + 0][j] = fma((float4)(a[i].x), b[j], acc[4 * i + 0][j]);
+                        acc[4 * i + 1][j] = fma((float4)(a[i].y), b[j], acc[4 * i + 1][j]);
+                        acc[4 * i + 2][j] = fma((float4)(a[i].z), b[j], acc[4 * i + 2][j]);
+                        acc[4 * i + 3][j] = fma((float4)(a[i].w), b[j], acc[4 * i + 3][j]);
+                    }
+            }
+
+            /* PREFETCH=0: load the next slice only now (fewer live registers,
+             * no overlap inside the work-group). */
+            if (!PREFETCH && more) {
+                if (edge || K - k_next < BK)
+                    wt_fetch(ra, rb, A + k_next, lda, B + k_next * ldb, ldb,
+                             rows_left, cols_left, K - k_next, tid, true);
+                else
+                    wt_fetch(ra, rb, A + k_next, lda, B + k_next * ldb, ldb,
+                             BM, BN, BK, tid, false);
+            }
+            /* The other stage was last read before the previous barrier, which
+             * every work-item has passed: it is free to fill. */
+            if (more)
+                wt_stash((__local float *)As4[stage ^ 1], Bs4[stage ^ 1][0], ra, rb, tid);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+    }
+
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {
+        const int r = wm0 + (i / 4) * 4 * WT_WTM + 4 * lm + i % 4;
+#pragma unroll
+        for (int j = 0; j < WT_WNITER; ++j) {
+            const int c = wn0 + j * 4 * WT_WTN + 4 * ln;
+            if (!edge)
+                wt_store4(C + r * ldc + c, acc[i][j], alpha, beta, 4, false);
+            else if (r < rows_left)
+                wt_store4(C + r * ldc + c, acc[i][j], alpha, beta, cols_left - c, true);
+        }
+    }
+}
