@@ -18,6 +18,12 @@ echo "== tests (correctness and threads on the GPU, the rest on PoCL)"
 CLGEMM_TEST_DEVICE=nvidia meson test -C /tmp/b --suite unit --suite correctness --suite library --suite cli 2>&1 | grep -E "^ *[0-9]+/|Ok:|Fail:"
 grep -E "^FAIL|cases,|checks,|failed$" /tmp/b/meson-logs/testlog.txt | head -30
 
+if [ -n "${DEBUG_ABORT:-}" ]; then
+    echo "== backtrace of the bad-input abort seen on this machine"
+    timeout 60 cuda-gdb -batch -ex run -ex bt --args $clgemm --device pocl --size 8388609x32x32 \
+        2>&1 | tail -25
+fi
+
 echo "== kernel build time: compiled vs from the program cache"
 for dev in nvidia pocl; do
     for pass in compile cache; do
@@ -27,7 +33,9 @@ for dev in nvidia pocl; do
 done | tee "$out/cache_timing.csv"
 
 echo "== tuning"
-python3 tools/tune.py --clgemm $clgemm --device nvidia --sizes 4096,1024,2048,512 --quick \
+# TUNE_QUICK=--quick searches the pruned space; empty searches the whole one.
+python3 tools/tune.py --clgemm $clgemm --device nvidia \
+    --sizes "${TUNE_SIZES:-4096,1024,2048,512}" ${TUNE_QUICK---quick} \
     --time-limit "${1:-300}" --out "$out/tuning.json"
 
 echo "== sweep (tuned)"
