@@ -8,6 +8,7 @@
 
 #include "algos.h"
 #include "cache.h"
+#include "kernel_sources.h"
 #include "tuning.h"
 #include "check.h"
 #include "cli.h"
@@ -299,6 +300,18 @@ static void test_tuning(void)
         tuning_free(&part);
     }
     tuning_free(&db);
+    /* Every shipped file is a tuning file with entries. */
+    extern const struct embedded_kernel embedded_tuning[];
+    int files = 0;
+    for (const struct embedded_kernel *k = embedded_tuning; k->name; k++, files++) {
+        tuning_db shipped = { 0 };
+        int n = tuning_parse(&shipped, k->source, strlen(k->source), 1);
+        EXPECT(n > 0);
+        if (n <= 0)
+            fprintf(stderr, "  tuning/%s does not parse\n", k->name);
+        tuning_free(&shipped);
+    }
+    EXPECT(files >= 1);
 }
 
 int main(void)
