@@ -28,7 +28,7 @@ echo "== kernel build time: compiled vs from the program cache"
 for dev in nvidia pocl; do
     for pass in compile cache; do
         CLGEMM_CACHE_DIR=/tmp/cc-$dev $clgemm --device $dev --no-baseline --size 256 --iters 1 \
-            --warmup 0 --format csv --quiet | cut -d, -f1,7,16,17 | sed "s/^/$pass,/"
+            --warmup 0 --format csv --quiet | cut -d, -f1,7,18,19 | sed "s/^/$pass,/"
     done
 done | tee "$out/cache_timing.csv"
 

@@ -15,6 +15,8 @@ typedef struct algo_def {
     const char *file;           /* under cl/ */
     const char *kernel;         /* __kernel function name */
     bool rows_on_dim0;          /* NDRange dimension 0 walks rows of C (only naive does) */
+    bool matrix_units;          /* needs matrix hardware (or CLGEMM_EMULATE_MATRIX=1), see
+                                   backend.c; `file` is then the NVIDIA mma.sync kernel */
 } algo_def;
 
 const algo_def *algos_all(size_t *count);

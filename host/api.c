@@ -343,6 +343,8 @@ clgemm_status clgemm_resolve(clgemm_context *ctx, const char *algorithm, size_t 
 
 clgemm_status clgemm_prepare(clgemm_context *ctx, const char *algorithm, clgemm_build_info *info)
 {
+    if (info)
+        memset(info, 0, sizeof *info);
     if (!ctx || !algorithm)
         return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "clgemm_prepare: NULL argument");
     size_t index;
@@ -359,6 +361,9 @@ clgemm_status clgemm_prepare(clgemm_context *ctx, const char *algorithm, clgemm_
         info->build_ms = p->plan.build_ms;
         info->from_cache = p->plan.from_cache;
         info->log = p->log;
+        info->backend = p->plan.backend ? p->plan.backend : "none";
+        info->precision = p->plan.precision ? p->plan.precision
+                                            : clgemm_algorithm(index)->precision;
     }
     return plan_status_to_api(p, algorithm);
 }

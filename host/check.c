@@ -6,6 +6,17 @@
 
 double tolerance_f32(int K) { return 0x1.0p-24 * fmax(4.0, 2.0 * sqrt((double)K)); }
 
+double tolerance_for(const char *precision, int K)
+{
+    if (strcmp(precision, "tf32") == 0 || strcmp(precision, "f16") == 0)
+        return 0x1.0p-10 * 1.01 + tolerance_f32(K);
+    if (strcmp(precision, "bf16") == 0)
+        return 0x1.0p-7 * 1.01 + tolerance_f32(K);
+    if (strcmp(precision, "tf32x3") == 0)
+        return 2.0 * tolerance_f32(K) + 0x1.0p-20;
+    return tolerance_f32(K);
+}
+
 static float at(const host_matrix *m, int r, int c)
 {
     return m->data[(size_t)r * (size_t)m->ld + (size_t)c];

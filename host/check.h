@@ -44,4 +44,11 @@ double compare_error(const host_matrix *A, const host_matrix *B, const host_matr
  * lost k term costs ~4/K, a wrong tile far more) stays far above it. */
 double tolerance_f32(int K);
 
+/* The same per precision of the arithmetic.  Inputs rounded to an 11-bit significand (tf32,
+ * f16: unit roundoff 2^-11) make each product off by at most ~2^-10 of |a*b|, so the error
+ * relative to sum |a*b| is bounded by 2^-10 (+1% and the fp32 accumulation's share); bf16
+ * (2^-8) by 2^-7; tf32x3 drops only the lo*lo term and the rounding of the lo parts, about
+ * 2^-21 of each product, so 2^-20 plus twice the fp32 tolerance.  Unknown names get fp32's. */
+double tolerance_for(const char *precision, int K);
+
 #endif

@@ -95,6 +95,8 @@ typedef struct clgemm_algorithm_desc {
     const char *summary;  /* one line */
     const char *defaults; /* default tile parameters, "BM=128 BN=128 ..." */
     int ld_multiple;      /* leading dimensions and offsets must be multiples of this */
+    const char *precision; /* of the arithmetic: "fp32", "tf32", "tf32x3" (the backend a device
+                              gets may differ: see clgemm_build_info) */
 } clgemm_algorithm_desc;
 
 CLGEMM_API size_t clgemm_algorithm_count(void);
@@ -123,6 +125,9 @@ typedef struct clgemm_build_info {
     double build_ms;   /* wall time of the build (or of loading it from the cache) */
     int from_cache;    /* 1 when the compiled binary came from the on-disk cache */
     const char *log;   /* the compiler's log when the build failed, else NULL; owned by ctx */
+    const char *backend;   /* "opencl", "nvidia mma.sync", "intel dpas", "amd mfma",
+                              "emulated mma.sync" */
+    const char *precision; /* "fp32", "tf32", "tf32x3", "f16" */
 } clgemm_build_info;
 
 /* Wherever an algorithm is named, "name:KEY=VALUE,KEY=VALUE" overrides its tile parameters

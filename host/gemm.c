@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "backend.h"
 #include "program.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
@@ -40,15 +41,20 @@ plan_status gemm_plan_create(gemm_plan *plan, cl_context ctx, const device_info 
         return PLAN_UNSUPPORTED;
     }
 
-    char *source = kernel_source_load(algo->file, e);
+    backend_choice backend;
+    if (backend_choose(dev, algo, params_get(&plan->params, "SPLIT", 0) != 0, &backend, e) != 0)
+        return PLAN_UNSUPPORTED;
+    plan->backend = backend.name;
+    plan->precision = backend.precision;
+    char *source = kernel_source_load(backend.file, e);
     if (!source)
         return PLAN_ERROR;
     char options[1024];
     char defines[400];
     params_to_defines(&plan->params, defines, sizeof defines);
     const char *extra = getenv("CLGEMM_BUILD_OPTIONS"); /* e.g. -cl-nv-verbose */
-    snprintf(options, sizeof options, "%s %s %s", PROGRAM_BASE_OPTIONS, defines,
-             extra ? extra : "");
+    snprintf(options, sizeof options, "%s %s %s %s", PROGRAM_BASE_OPTIONS, backend.options,
+             defines, extra ? extra : "");
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     plan->program = program_build(ctx, dev, source, options, log, &plan->from_cache, e);

@@ -28,6 +28,7 @@ typedef struct gemm_plan {
     int bm, bn, tm, tn;
     double build_ms;
     bool from_cache;
+    const char *backend, *precision; /* see backend.h */
 } gemm_plan;
 
 /* Builds the algorithm's kernel with its registry defaults overridden by `overrides`

@@ -20,7 +20,8 @@ char *kernel_source_load(const char *file, errbuf *e);
 cl_program program_build(cl_context ctx, const device_info *dev, const char *source,
                          const char *options, char **log, bool *cached, errbuf *e);
 
-/* Options every kernel is built with, before its -D parameters. */
-#define PROGRAM_BASE_OPTIONS "-cl-std=CL1.2 -cl-mad-enable"
+/* Options every kernel is built with, before its backend's (-cl-std, see backend.h) and its
+ * -D parameters. */
+#define PROGRAM_BASE_OPTIONS "-cl-mad-enable"
 
 #endif

@@ -25,8 +25,8 @@ static void print_table(FILE *out, const report_entry *r)
     fprintf(out, "problem  C = %g*A*B + %g*C, fp32, M x N x K = %d x %d x %d\n", r->alpha,
             r->beta, res->shape.M, res->shape.N, res->shape.K);
     fprintf(out, "check    %s\n\n", res->check_method);
-    fprintf(out, "%-24s %11s %11s %11s %10s %10s  %s\n", "algorithm", "median ms", "min ms",
-            "GFLOP/s", "vs CLBlast", "error", "status");
+    fprintf(out, "%-24s %11s %11s %11s %10s %10s %-7s %s\n", "algorithm", "median ms", "min ms",
+            "GFLOP/s", "vs CLBlast", "error", "prec", "status");
     for (size_t i = 0; i < res->nrows; i++) {
         const run_row *row = &res->rows[i];
         char med[32], min[32], gf[32], ratio[32], err[32];
@@ -36,8 +36,9 @@ static void print_table(FILE *out, const report_entry *r)
         fmt_num(gf, sizeof gf, "%.1f", timed ? row->gflops : NAN);
         fmt_num(ratio, sizeof ratio, "%.2fx", row->vs_baseline);
         fmt_num(err, sizeof err, "%.1e", row->error);
-        fprintf(out, "%-24s %11s %11s %11s %10s %10s  %s\n", row->name, med, min, gf,
-                ratio, err, row_status_name(row->status));
+        fprintf(out, "%-24s %11s %11s %11s %10s %10s %-7s %s\n", row->name, med, min, gf,
+                ratio, err, row->precision[0] ? row->precision : "-",
+                row_status_name(row->status));
     }
     bool any_note = false;
     for (size_t i = 0; i < res->nrows; i++) {
@@ -53,8 +54,9 @@ static void print_table(FILE *out, const report_entry *r)
     }
     for (size_t i = 0; i < res->nrows; i++)
         if (res->rows[i].status == ROW_FAIL) {
-            fprintf(out, "\n%s: FAIL: error %.2e above the fp32 tolerance %.2e\n",
-                    res->rows[i].name, res->rows[i].error, res->rows[i].tolerance);
+            fprintf(out, "\n%s: FAIL: error %.2e above the %s tolerance %.2e\n",
+                    res->rows[i].name, res->rows[i].error, res->rows[i].precision,
+                    res->rows[i].tolerance);
         }
 }
 
@@ -108,7 +110,7 @@ static void csv_num(FILE *out, double v)
 static void print_csv(FILE *out, const report_entry *e, size_t n)
 {
     fprintf(out, "device,platform,driver,M,N,K,algorithm,status,ms_median,ms_min,runs,gflops,"
-                 "vs_clblast,error,tolerance,build_ms,from_cache,params,note\n");
+                 "vs_clblast,error,tolerance,precision,backend,build_ms,from_cache,params,note\n");
     for (size_t j = 0; j < n; j++)
         for (size_t i = 0; i < e[j].result.nrows; i++) {
             const run_row *row = &e[j].result.rows[i];
@@ -130,6 +132,10 @@ static void print_csv(FILE *out, const report_entry *e, size_t n)
             csv_num(out, row->vs_baseline);
             csv_num(out, row->error);
             csv_num(out, row->tolerance);
+            fputc(',', out);
+            csv_field(out, row->precision);
+            fputc(',', out);
+            csv_field(out, row->backend);
             csv_num(out, row->build_ms);
             fprintf(out, ",%s", row->from_cache < 0 ? "" : row->from_cache ? "1" : "0");
             fputc(',', out);
@@ -182,7 +188,7 @@ static void print_json(FILE *out, const report_entry *e, size_t n)
                 res->shape.M, res->shape.N, res->shape.K);
         json_num(out, "alpha", e[j].alpha);
         json_num(out, "beta", e[j].beta);
-        fprintf(out, ", \"precision\": \"fp32\", \"check\": ");
+        fprintf(out, ", \"data\": \"fp32\", \"check\": ");
         json_string(out, res->check_method);
         fprintf(out, ", \"rows\": [");
         for (size_t i = 0; i < res->nrows; i++) {
@@ -199,6 +205,10 @@ static void print_json(FILE *out, const report_entry *e, size_t n)
             json_num(out, "vs_clblast", row->vs_baseline);
             json_num(out, "error", row->error);
             json_num(out, "tolerance", row->tolerance);
+            fprintf(out, ", \"precision\": ");
+            json_string(out, row->precision);
+            fprintf(out, ", \"backend\": ");
+            json_string(out, row->backend);
             json_num(out, "build_ms", row->build_ms);
             if (row->from_cache >= 0)
                 fprintf(out, ", \"from_cache\": %s", row->from_cache ? "true" : "false");

@@ -356,6 +356,8 @@ static void run_one(session *s, const run_request *req, struct workspace *w,
             return;
         }
         snprintf(row->params, sizeof row->params, "CLBlast defaults");
+        snprintf(row->precision, sizeof row->precision, "fp32");
+        snprintf(row->backend, sizeof row->backend, "clblast");
     } else {
         const gemm_shape *sh = &req->shape;
         bool automatic = strcmp(row->name, AUTO_NAME) == 0;
@@ -366,6 +368,8 @@ static void run_one(session *s, const run_request *req, struct workspace *w,
         clgemm_build_info info;
         clgemm_status st = clgemm_prepare(s->ctx, row->variant, &info);
         snprintf(row->params, sizeof row->params, "%s", info.params);
+        snprintf(row->precision, sizeof row->precision, "%s", info.precision ? info.precision : "");
+        snprintf(row->backend, sizeof row->backend, "%s", info.backend ? info.backend : "");
         row->build_ms = info.build_ms;
         row->from_cache = info.from_cache;
         if (st != CLGEMM_SUCCESS) {
@@ -388,7 +392,7 @@ static void run_one(session *s, const run_request *req, struct workspace *w,
             snprintf(row->note, sizeof row->note, "%s", e.msg);
             return;
         }
-        row->tolerance = tolerance_f32(req->shape.K);
+        row->tolerance = tolerance_for(row->precision, req->shape.K);
         row->error = reference_error(ref, out);
         /* Samples miss most entries of a large C; CLBlast's full result covers the rest. */
         if (!ref->full && w->have_baseline && !row->baseline)

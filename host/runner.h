@@ -40,6 +40,8 @@ typedef struct run_row {
     double vs_baseline; /* CLBlast's median time / ours: above 1 is faster; NaN if none */
     double error, tolerance; /* NaN when not checked */
     double build_ms;         /* building (or loading from the cache) the kernel; NaN if none */
+    char precision[16];      /* of the arithmetic that ran: fp32, tf32, tf32x3, f16 */
+    char backend[32];        /* opencl, nvidia mma.sync, emulated mma.sync, clblast ... */
     int from_cache;          /* 1 cache hit, 0 compiled, -1 not applicable */
 } run_row;
 
