@@ -22,6 +22,18 @@ static bool is_amd_matrix_gpu(const device_info *dev)
             strncmp(dev->name, "gfx11", 5) == 0);
 }
 
+/* Xe-HPC and Xe2 run the matrix built-in on 16-wide subgroups, DG2 on 8-wide ones. */
+static size_t smallest_subgroup(const device_info *dev)
+{
+    size_t sizes[16], bytes = 0, smallest = 0;
+    if (clGetDeviceInfo(dev->id, 0x4108 /* CL_DEVICE_SUB_GROUP_SIZES_INTEL */, sizeof sizes,
+                        sizes, &bytes) == CL_SUCCESS)
+        for (size_t i = 0; i < bytes / sizeof sizes[0]; i++)
+            if (!smallest || sizes[i] < smallest)
+                smallest = sizes[i];
+    return smallest;
+}
+
 int backend_choose(const device_info *dev, const algo_def *algo, bool split, backend_choice *out,
                    errbuf *e)
 {
@@ -40,8 +52,11 @@ int backend_choose(const device_info *dev, const algo_def *algo, bool split, bac
         }
         out->file = intel ? INTEL_FILE : AMD_FILE;
         out->name = intel ? "intel dpas" : "amd mfma";
-        out->precision = intel ? "f16" : "fp32";
-        out->options = "-cl-std=CL2.0";
+        /* gfx11's WMMA takes f16 inputs; MFMA on gfx90a/gfx942 multiplies fp32 itself. */
+        bool rdna3 = !intel && strncmp(dev->name, "gfx11", 5) == 0;
+        out->precision = intel || rdna3 ? "f16" : "fp32";
+        out->options = intel && smallest_subgroup(dev) >= 16 ? "-cl-std=CL2.0 -DSG=16"
+                                                             : "-cl-std=CL2.0";
         return 0;
     }
     if (emulation_requested()) {
