@@ -24,6 +24,12 @@ static const algo_def registry[] = {
     { { "warp_tiled", "warp tile between work-group and thread tiles, double-buffered local memory",
         "BM=128 BN=128 BK=8 TM=8 TN=8 WM=128 WN=16 VEC=4", 4, "fp32" },
       "07_warp_tiled.cl", "gemm_warp_tiled", false, false },
+    { { "tensor_core", "matrix hardware: mma.sync TF32 on NVIDIA, DPAS on Intel, MFMA on AMD",
+        "BM=128 BN=128 BK=16 WM=64 WN=32 TM=16 TN=4", 4, "tf32" },
+      "08_tensor_core.cl", "gemm_tensor_core", false, true },
+    { { "tensor_core_tf32x3", "tensor cores at fp32 accuracy: hi/lo TF32 split, three products",
+        "BM=128 BN=128 BK=16 WM=64 WN=32 TM=16 TN=4 SPLIT=1", 4, "tf32x3" },
+      "08_tensor_core.cl", "gemm_tensor_core", false, true },
 };
 
 const algo_def *algos_all(size_t *count)

@@ -78,10 +78,22 @@ ALGOS = [n for n in names if n != 'auto']
 rc, out, err = run('--device', 'pocl', '--size', '65x33x17', '--iters', '2', '--format', 'csv',
                    '--quiet')
 rows = list(csv.DictReader(io.StringIO(out)))
+MATRIX = [a for a in ALGOS if a.startswith('tensor_core')]
 expect(rc == 0 and [r['algorithm'] for r in rows] == ALGOS and
        all(r['status'] == 'ok' and float(r['gflops']) > 0 and float(r['error']) <
            float(r['tolerance']) and r['M'] == '65' and r['N'] == '33' and r['K'] == '17'
-           for r in rows), '--format csv parses back, every row ok', out + err)
+           for r in rows if r['algorithm'] not in MATRIX), '--format csv parses back, every row ok',
+       out + err)
+# PoCL has no matrix units: those rows say so, with the reason, and the run still passes.
+expect(MATRIX and all(r['status'] == 'unsupported' and 'matrix hardware' in r['note']
+                      for r in rows if r['algorithm'] in MATRIX),
+       'tensor_core rows: unsupported on this device, with the reason', out)
+rc, out, err = run('--device', 'pocl', '--algo', 'tensor_core', '--size', '40x24x20', '--iters', '1',
+                   '--format', 'csv', '--quiet', env={'CLGEMM_EMULATE_MATRIX': '1'})
+rows = list(csv.DictReader(io.StringIO(out)))
+expect(rc == 0 and rows[0]['status'] == 'ok' and rows[0]['precision'] == 'tf32' and
+       rows[0]['backend'] == 'emulated mma.sync',
+       'CLGEMM_EMULATE_MATRIX=1 runs tensor_core emulated, checked at tf32 precision', out + err)
 
 # JSON parses back, one algorithm plus the CLBlast baseline with a ratio.
 rc, out, err = run('--device', 'pocl', '--algo', 'tiled', '--size', '40', '--iters', '2',
@@ -101,7 +113,8 @@ expect(ok, '--format json parses back with the CLBlast ratio', out + err)
 # The table names device, driver and size, and every algorithm.
 rc, out, err = run('--device', 'pocl', '--size', '50x20x30', '--iters', '1')
 expect(rc == 0 and 'driver' in out and '50 x 20 x 30' in out and
-       all(a in out for a in ALGOS) and 'FAIL' not in out, 'table shape', out + err)
+       all(a in out for a in ALGOS) and 'FAIL' not in out and
+       'unsupported on this device' in out, 'table shape', out + err)
 expect('clgemm: [' in err, 'progress lines on stderr', err)
 
 # --device all: every device, then a side-by-side table when there is more than one.
