@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
-"""cuBLAS fp32 SGEMM through PyTorch on the same GPU, timed with CUDA events: an outside
-anchor for the OpenCL numbers (TF32 off, so it is the same fp32 arithmetic)."""
+"""cuBLAS SGEMM through PyTorch on the same GPU, timed with CUDA events: an outside anchor
+for the OpenCL numbers.  Plain fp32 by default (TF32 off, the same arithmetic as the SIMT
+kernels); `--tf32` lets cuBLAS use TF32 tensor cores, the anchor for tensor_core.
+usage: cublas_anchor.py [--tf32] N..."""
 import sys
 
 import torch
 
-torch.backends.cuda.matmul.allow_tf32 = False
-for n in [int(a) for a in sys.argv[1:]] or [4096]:
+args = sys.argv[1:]
+tf32 = '--tf32' in args
+torch.backends.cuda.matmul.allow_tf32 = tf32
+mode = 'TF32' if tf32 else 'fp32'
+for n in [int(a) for a in args if a != '--tf32'] or [4096]:
     a = torch.rand(n, n, device='cuda') * 2 - 1
     b = torch.rand(n, n, device='cuda') * 2 - 1
     for _ in range(3):
@@ -21,5 +26,5 @@ for n in [int(a) for a in sys.argv[1:]] or [4096]:
         times.append(start.elapsed_time(end))
     times.sort()
     med = times[len(times) // 2]
-    print('cuBLAS fp32 (torch %s, %s) %dx%dx%d: %.3f ms, %.0f GFLOP/s' % (
-        torch.__version__, torch.cuda.get_device_name(), n, n, n, med, 2 * n**3 / med / 1e6))
+    print('cuBLAS %s (torch %s, %s) %dx%dx%d: %.3f ms, %.0f GFLOP/s' % (
+        mode, torch.__version__, torch.cuda.get_device_name(), n, n, n, med, 2 * n**3 / med / 1e6))
