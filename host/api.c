@@ -335,8 +335,11 @@ clgemm_status clgemm_resolve(clgemm_context *ctx, const char *algorithm, size_t 
         return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "clgemm_resolve: NULL argument");
     resolve(ctx, algorithm, M, N, K, out, size);
     if (!*out) {
-        /* Untuned device: the last step of the progression. */
-        snprintf(out, size, "%s", clgemm_algorithm(clgemm_algorithm_count() - 1)->name);
+        /* Untuned device: the last fp32 step of the progression (the matrix-unit steps
+         * change the arithmetic, so they run only when asked for by name). */
+        for (size_t i = clgemm_algorithm_count(); i-- > 0 && !*out;)
+            if (strcmp(clgemm_algorithm(i)->precision, "fp32") == 0)
+                snprintf(out, size, "%s", clgemm_algorithm(i)->name);
     }
     return ok();
 }
@@ -439,6 +442,8 @@ clgemm_status clgemm_sgemm(clgemm_context *ctx, const char *algorithm, size_t M,
             return fail(CLGEMM_ERROR_UNSUPPORTED, "%s: %s", algorithm, e.msg);
     } else if (!p) {
         for (size_t i = clgemm_algorithm_count(); i-- > 0 && !p;) {
+            if (strcmp(clgemm_algorithm(i)->precision, "fp32") != 0)
+                continue; /* as in clgemm_resolve: no change of arithmetic unasked */
             struct ctx_plan *q = plan_for(ctx, i, "");
             if (q && q->status == PLAN_OK && gemm_plan_accepts(&q->plan, a, b, c, &e))
                 p = q;

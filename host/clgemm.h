@@ -140,8 +140,8 @@ CLGEMM_API clgemm_status clgemm_prepare(clgemm_context *ctx, const char *algorit
                                         clgemm_build_info *info);
 
 /* Enqueues C = alpha*A*B + beta*C on `queue` (NULL: the context's queue), which must belong
- * to the context's cl_context and device.  algorithm NULL picks the fastest one that accepts
- * these operands.  event (may be NULL) receives the event of the kernel; release it. */
+ * to the context's cl_context and device.  algorithm NULL picks the fastest fp32 one that
+ * accepts these operands (tuned, else the last fp32 step of the progression).  event (may be NULL) receives the event of the kernel; release it. */
 CLGEMM_API clgemm_status clgemm_sgemm(clgemm_context *ctx, const char *algorithm, size_t M,
                                       size_t N, size_t K, float alpha, cl_mem A, size_t offA,
                                       size_t lda, cl_mem B, size_t offB, size_t ldb, float beta,
@@ -151,7 +151,8 @@ CLGEMM_API clgemm_status clgemm_sgemm(clgemm_context *ctx, const char *algorithm
 /* The variant clgemm_sgemm(ctx, algorithm, M, N, K, ...) runs: the algorithm with the tile
  * parameters the tuning database holds for this device nearest to this size
  * ("warp_tiled:BM=64,BN=128,..."), or the name as given when untuned; algorithm NULL (auto)
- * gives the fastest tuned algorithm near this size, or the last step of the progression.
+ * gives the fastest tuned algorithm near this size, or the last fp32 step of the progression
+ * (matrix-unit algorithms change the arithmetic and run only when named).
  * (clgemm_sgemm falls back further when operands are unaligned.)  The database:
  * $CLGEMM_TUNING_FILE, else $XDG_CONFIG_HOME/clgemm/tuning.json, else
  * ~/.config/clgemm/tuning.json, then the defaults shipped for measured devices. */
