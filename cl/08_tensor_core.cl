@@ -16,7 +16,7 @@
  *     each, at the places the PTX fragment layout says (see mma.h).  Per 8-wide
  *     k step the warp loads one A fragment per 16 rows and one B fragment per
  *     8 columns from local memory and issues (WM/16)*(WN/8) mma: with the
- *     default 64 x 32 warp tile, 24 scalar local loads feed 16 mma = 16384
+ *     default 64 x 64 warp tile, 32 scalar local loads feed 32 mma = 32768
  *     multiply-adds, where step 7 spent one local load per 16 FMAs.
  *
  *  2. The local layout follows the fragments, not the FMA loop.  A stays
@@ -50,18 +50,30 @@
  * neither NaN padding nor C (when beta = 0) is ever read.  Needs offA, offB,
  * offC, lda, ldb, ldc multiples of 4.
  *
- * Measured: see the end of this comment block once numbers exist.
+ * Measured on an NVIDIA H200 (OpenCL, driver 580.159.04), 4096^3, best of 20,
+ * with this harness-checked kernel at its defaults (128 x 128 group tile,
+ * 64 x 64 warp tiles, 4 warps, BK = 16; 243 registers, no spills):
+ *     TF32     125.8 TFLOP/s   2.7x step 7 (46.6), error 2.3e-5 of sum|a*b|
+ *     tf32x3    55.0 TFLOP/s   1.2x step 7, error 2.9e-6 (fp32-level)
+ * The 64 x 32 warp tile (8 warps, 162 registers) measured 77.5 and 41.6: the
+ * wider warp tile needs a third fewer local loads per mma, which matters more than
+ * occupancy.  What limits it now: scalar fragment loads from local memory and
+ * the register budget.  A variant that reads each lane's A and B values for
+ * two k steps as one float4 (k permuted inside the mma, B transposed in local
+ * memory) issued 4x fewer local loads but needed 255 registers and spilled,
+ * and ran at 75 TFLOP/s.  The next steps are ldmatrix-style shared fragment
+ * loads, cp.async pipelines and, on Hopper, wgmma, none of which NVIDIA's
+ * OpenCL exposes except through more inline PTX.
  */
 
 /* Parameters (all overridable with -D):
  *   BM x BN  the block of C per work-group
- *   BK       the K slice per pipeline stage (multiple of 16)
+ *   BK       the K slice per pipeline stage (multiple of 8)
  *   WM x WN  the block of C per warp (multiples of 16 and 8)
  *   TM, TN   only shape the launch: (BN/TN) * (BM/TM) must be the number of
  *            work-items, 32 * (BM/WM) * (BN/WN)
  *   SPLIT    0: TF32 (one mma per step); 1: tf32x3 (three, fp32 accuracy)
- *   APAD     floats of padding per local row of A and of B^T; BK + APAD
- *            must be 16 mod 32 (0 for BK = 16, 16 for BK = 32)  */
+ *   APAD, BPAD  floats of padding per local row of A and of B */
 #ifndef BM
 #define BM 128
 #endif
@@ -87,7 +99,10 @@
 #define SPLIT 0
 #endif
 #ifndef APAD
-#define APAD (BK % 32 == 0 ? 16 : 0)
+#define APAD 4
+#endif
+#ifndef BPAD
+#define BPAD 8
 #endif
 
 #define TC_TX (BN / TN)                        /* launch shape, dimension 0 */
@@ -98,17 +113,17 @@
 #define TC_MI (WM / 16)                        /* mma tiles per warp along M */
 #define TC_NI (WN / 8)                         /* ... along N */
 #define TC_AS_LD (BK + APAD)                   /* floats per local row of A */
-#define TC_BS_LD (BK + APAD)                   /* floats per local row of B^T */
+#define TC_BS_LD (BN + BPAD)                   /* floats per local row of B */
 #define TC_AS_SIZE (BM * TC_AS_LD)             /* floats per stage */
-#define TC_BS_SIZE (BN * TC_BS_LD)
+#define TC_BS_SIZE (BK * TC_BS_LD)
 #define TC_A_LOADS (BM * BK / 4 / TC_THREADS)  /* float4s of A per work-item per slice */
 #define TC_B_LOADS (BK * BN / 4 / TC_THREADS)  /* float4s of B per work-item per slice */
 
 #if SPLIT != 0 && SPLIT != 1
 #error "gemm_tensor_core: SPLIT must be 0 (TF32) or 1 (tf32x3)"
 #endif
-#if BM % WM != 0 || BN % WN != 0 || WM % 16 != 0 || WN % 8 != 0 || BK % 16 != 0
-#error "gemm_tensor_core: BM must be a multiple of WM, BN of WN, WM of 16, WN of 8, BK of 16"
+#if BM % WM != 0 || BN % WN != 0 || WM % 16 != 0 || WN % 8 != 0 || BK % 8 != 0
+#error "gemm_tensor_core: BM must be a multiple of WM, BN of WN, WM of 16, WN of 8, BK of 8"
 #endif
 #if BM % TM != 0 || BN % TN != 0
 #error "gemm_tensor_core: BM must be a multiple of TM and BN of TN"
@@ -119,8 +134,8 @@
 #if (BM * BK / 4) % TC_THREADS != 0 || (BK * BN / 4) % TC_THREADS != 0 || TC_A_LOADS < 1 || TC_B_LOADS < 1
 #error "gemm_tensor_core: BM*BK/4 and BK*BN/4 must be positive multiples of the work-group size"
 #endif
-#if (BK + APAD) % 32 != 16
-#error "gemm_tensor_core: local rows must be 16 floats mod 32 long: BK + APAD = 16 (mod 32)"
+#if APAD % 4 != 0 || BPAD % 4 != 0
+#error "gemm_tensor_core: APAD and BPAD must be multiples of 4 (float4 rows)"
 #endif
 #if 4 * (2 * (TC_AS_SIZE + TC_BS_SIZE) + CLGEMM_EMULATE_MMA * TC_WARPS * MMA_SCRATCH_FLOATS) > 49152
 #error "gemm_tensor_core: two K slices of A and B (plus emulation scratch) exceed 48 KiB of local memory"
@@ -138,10 +153,7 @@ inline float4 tc_load4(__global const float *p, const int valid, const bool guar
 
 /* This work-item's share of one K slice into registers.  A and B point at the
  * slice's corner; rows_left, cols_left and k_left bound the guarded loads.
- * A: BK/4 float4s per row, consecutive work-items along a row.  B: consecutive
- * work-items go down a column of float4s (k fastest), which makes the
- * transposing stores of tc_stash conflict-free; each row still gives whole
- * 32-byte sectors. */
+ * A: BK/4 float4s per row, consecutive work-items along a row; B: BN/4 per row. */
 inline void tc_fetch(float4 *ra, float4 *rb, __global const float *A, const int lda,
                      __global const float *B, const int ldb, const int rows_left,
                      const int cols_left, const int k_left, const int tid, const bool guarded)
@@ -155,7 +167,7 @@ inline void tc_fetch(float4 *ra, float4 *rb, __global const float *A, const int 
 #pragma unroll
     for (int i = 0; i < TC_B_LOADS; ++i) {
         const int e = tid + i * TC_THREADS;
-        const int k = e % BK, c = (e / BK) * 4;
+        const int k = e / (BN / 4), c = (e % (BN / 4)) * 4;
         rb[i] = tc_load4(B + k * ldb + c, k < k_left ? cols_left - c : 0, guarded);
     }
 }
@@ -169,20 +181,7 @@ inline float4 tc_round4(const float4 v)
 #endif
 }
 
-/* Local row of column n of B: rows n and n ^ 1 trade places when bit 2 of n is
- * set.  The 32 work-items of a transposing store write columns c..c+3 and
- * c+4..c+7 (c a multiple of 8) at 16 values of k; rows are 16 floats (mod 32)
- * long, so without the swap both halves of the warp would hit the same 16
- * banks.  Fragment reads (8 columns n0 + g, n0 a multiple of 8, per 8 lanes
- * two at a time) stay conflict-free. */
-inline int tc_bswz(const int n)
-{
-    return n ^ ((n >> 2) & 1);
-}
-
-/* The fetched slice into one stage of local memory: A row-major (A[m][k]),
- * B transposed (B^T[n][k], rows swapped by tc_bswz), both with k contiguous so
- * that one float4 holds a lane's fragment values for two mma k steps. */
+/* The fetched slice into one stage of local memory, both operands row-major. */
 inline void tc_stash(__local float *as, __local float *bs, const float4 *ra, const float4 *rb,
                      const int tid)
 {
@@ -195,12 +194,8 @@ inline void tc_stash(__local float *as, __local float *bs, const float4 *ra, con
 #pragma unroll
     for (int i = 0; i < TC_B_LOADS; ++i) {
         const int e = tid + i * TC_THREADS;
-        const int k = e % BK, c = (e / BK) * 4;
-        const float4 v = tc_round4(rb[i]);
-        bs[tc_bswz(c + 0) * TC_BS_LD + k] = v.x;
-        bs[tc_bswz(c + 1) * TC_BS_LD + k] = v.y;
-        bs[tc_bswz(c + 2) * TC_BS_LD + k] = v.z;
-        bs[tc_bswz(c + 3) * TC_BS_LD + k] = v.w;
+        const int k = e / (BN / 4), c = (e % (BN / 4)) * 4;
+        *(__local float4 *)(bs + k * TC_BS_LD + c) = tc_round4(rb[i]);
     }
 }
 
@@ -263,21 +258,9 @@ void gemm_tensor_core(const int M, const int N, const int K, const float alpha,
     tc_stash(As, Bs, ra, rb, tid);
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    /* The k order inside an mma is free, as long as A and B agree: lane t takes
-     * the k of its fragments from 4t .. 4t+3 of each 16-wide piece of the
-     * slice, so one float4 of A (row g) and one of B (column g) hold its values
-     * for two mma k steps.  Step s of the pair uses (x, y) or (z, w) as the
-     * fragment's k = t and k = t + 4:
-     *     a0 = A[g][4t+2s]  a2 = A[g][4t+2s+1]  a1, a3 the same of row g + 8
-     *     b0 = B[4t+2s][g]  b1 = B[4t+2s+1][g]
-     * The four lanes t cover the 16 k exactly once, and the reads are float4
-     * (8 lanes a time: two rows of 16 floats, all 32 banks). */
-    const int a_frag = (wm0 + g) * TC_AS_LD + 4 * t;
-    const int b_frag = 4 * t;
-    int b_rows[TC_NI];
-#pragma unroll
-    for (int j = 0; j < TC_NI; ++j)
-        b_rows[j] = tc_bswz(wn0 + j * 8 + g) * TC_BS_LD;
+    /* Where this lane's fragments start in a stage: A(wm0 + g, t), B(t, wn0 + g). */
+    const int a_frag = (wm0 + g) * TC_AS_LD + t;
+    const int b_frag = t * TC_BS_LD + wn0 + g;
 
     int stage = 0;
     for (int k0 = 0; k0 < K; k0 += BK) {
@@ -294,44 +277,54 @@ void gemm_tensor_core(const int M, const int N, const int K, const float alpha,
         __local const float *as = As + stage * TC_AS_SIZE + a_frag;
         __local const float *bs = Bs + stage * TC_BS_SIZE + b_frag;
 #pragma unroll
-        for (int kk = 0; kk < BK; kk += 16) {
-            float4 b[TC_NI];
-#pragma unroll
-            for (int j = 0; j < TC_NI; ++j)
-                b[j] = *(__local const float4 *)(bs + b_rows[j] + kk);
+        for (int kk = 0; kk < BK; kk += 8) {
+            float a[TC_MI][4], b[TC_NI][2];
 #pragma unroll
             for (int i = 0; i < TC_MI; ++i) {
                 __local const float *p = as + i * 16 * TC_AS_LD + kk;
-                const float4 lo = *(__local const float4 *)p;                   /* row g */
-                const float4 hi = *(__local const float4 *)(p + 8 * TC_AS_LD);  /* row g+8 */
-#pragma unroll
-                for (int s = 0; s < 2; ++s) {
-                    float a0 = s ? lo.z : lo.x, a2 = s ? lo.w : lo.y;
-                    float a1 = s ? hi.z : hi.x, a3 = s ? hi.w : hi.y;
-#if SPLIT
-                    const float h0 = tf32_round(a0), h1 = tf32_round(a1);
-                    const float h2 = tf32_round(a2), h3 = tf32_round(a3);
-                    const float l0 = tf32_round(a0 - h0), l1 = tf32_round(a1 - h1);
-                    const float l2 = tf32_round(a2 - h2), l3 = tf32_round(a3 - h3);
-                    a0 = h0; a1 = h1; a2 = h2; a3 = h3;
-#endif
-#pragma unroll
-                    for (int j = 0; j < TC_NI; ++j) {
-                        float b0 = s ? b[j].z : b[j].x, b1 = s ? b[j].w : b[j].y;
-#if SPLIT   /* the small terms first */
-                        const float g0 = tf32_round(b0), g1 = tf32_round(b1);
-                        const float m0 = tf32_round(b0 - g0), m1 = tf32_round(b1 - g1);
-                        b0 = g0; b1 = g1;
-                        MMA_M16N8K8_TF32(acc[i][j][0], acc[i][j][1], acc[i][j][2], acc[i][j][3],
-                                         l0, l1, l2, l3, b0, b1);
-                        MMA_M16N8K8_TF32(acc[i][j][0], acc[i][j][1], acc[i][j][2], acc[i][j][3],
-                                         a0, a1, a2, a3, m0, m1);
-#endif
-                        MMA_M16N8K8_TF32(acc[i][j][0], acc[i][j][1], acc[i][j][2], acc[i][j][3],
-                                         a0, a1, a2, a3, b0, b1);
-                    }
-                }
+                a[i][0] = p[0];                    /* A[g][t]     */
+                a[i][1] = p[8 * TC_AS_LD];         /* A[g+8][t]   */
+                a[i][2] = p[4];                    /* A[g][t+4]   */
+                a[i][3] = p[8 * TC_AS_LD + 4];     /* A[g+8][t+4] */
             }
+#pragma unroll
+            for (int j = 0; j < TC_NI; ++j) {
+                __local const float *p = bs + kk * TC_BS_LD + j * 8;
+                b[j][0] = p[0];                    /* B[t][g]     */
+                b[j][1] = p[4 * TC_BS_LD];         /* B[t+4][g]   */
+            }
+#if SPLIT
+            float al[TC_MI][4], bl[TC_NI][2];
+#pragma unroll
+            for (int i = 0; i < TC_MI; ++i)
+#pragma unroll
+                for (int q = 0; q < 4; ++q) {
+                    const float hi = tf32_round(a[i][q]);
+                    al[i][q] = tf32_round(a[i][q] - hi);
+                    a[i][q] = hi;
+                }
+#pragma unroll
+            for (int j = 0; j < TC_NI; ++j)
+#pragma unroll
+                for (int q = 0; q < 2; ++q) {
+                    const float hi = tf32_round(b[j][q]);
+                    bl[j][q] = tf32_round(b[j][q] - hi);
+                    b[j][q] = hi;
+                }
+#endif
+#pragma unroll
+            for (int i = 0; i < TC_MI; ++i)
+#pragma unroll
+                for (int j = 0; j < TC_NI; ++j) {
+#if SPLIT   /* the small terms first */
+                    MMA_M16N8K8_TF32(acc[i][j][0], acc[i][j][1], acc[i][j][2], acc[i][j][3],
+                                     al[i][0], al[i][1], al[i][2], al[i][3], b[j][0], b[j][1]);
+                    MMA_M16N8K8_TF32(acc[i][j][0], acc[i][j][1], acc[i][j][2], acc[i][j][3],
+                                     a[i][0], a[i][1], a[i][2], a[i][3], bl[j][0], bl[j][1]);
+#endif
+                    MMA_M16N8K8_TF32(acc[i][j][0], acc[i][j][1], acc[i][j][2], acc[i][j][3],
+                                     a[i][0], a[i][1], a[i][2], a[i][3], b[j][0], b[j][1]);
+                }
         }
 
         /* The other stage was last read before the previous barrier. */
