@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""The checker cannot be fooled: kernels with a deliberate off-by-one in their K loop must
+give FAIL rows and exit status 1, at every verification path (full reference for small
+problems, sampled entries plus CLBlast for large ones), while the same sources without the
+bug pass.
+
+usage: test_checker.py PATH/TO/clgemm PATH/TO/cl
+
+How the bug is planted: in a copy of cl/ (selected with CLGEMM_KERNEL_DIR), every kernel's
+`int K` parameter is renamed and the body opens with
+    const int K = K_planted + (CLGEMM_PLANT_K_DELTA);
+with CLGEMM_PLANT_K_DELTA defaulting to 0.  CLGEMM_BUILD_OPTIONS=-DCLGEMM_PLANT_K_DELTA=-1 then
+makes every kernel of the registry, present and future, stop its K loop one term short (the
+last column of A and row of B are ignored), and the same copy without the define is the
+control.  Two literal K-loop bugs in the naive kernel (the loop starts at 1; the loop ends at
+K - 1) are checked as well.  The device is $CLGEMM_TEST_DEVICE, else pocl; matrix-unit kernels
+run through their emulation (CLGEMM_EMULATE_MATRIX=1) where it has no matrix hardware.  A
+kernel whose precision tolerates more than one lost term (1/K) is reported, not required to
+fail.
+"""
+import csv
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+CLGEMM, CL_DIR = sys.argv[1], sys.argv[2]
+DEVICE = os.environ.get('CLGEMM_TEST_DEVICE') or 'pocl'
+failures = checks = 0
+
+# Small (full double-precision reference), a long K where one lost term is worth about 1/K,
+# and one beyond 2^28 multiply-adds (sampled entries plus CLBlast's full result).
+SIZES = ['33x17x65', '1000x17x513', '1024x1024x257']
+
+PRELUDE = '''/* planted by tests/test_checker.py */
+#ifndef CLGEMM_PLANT_K_DELTA
+#define CLGEMM_PLANT_K_DELTA 0
+#endif
+'''
+
+
+def expect(cond, what, detail=''):
+    global failures, checks
+    checks += 1
+    if cond:
+        print('ok  ', what)
+    else:
+        failures += 1
+        print('FAIL', what, detail[-3000:] if detail else '')
+
+
+def run(args, env_extra):
+    env = dict(os.environ)
+    env['CLGEMM_NO_CACHE'] = '1'
+    # Matrix-unit kernels run through their portable emulation where the device has no matrix
+    # hardware (host/backend.c), so they are checked too.
+    env['CLGEMM_EMULATE_MATRIX'] = '1'
+    env.pop('CLGEMM_BUILD_OPTIONS', None)
+    env.update(env_extra)
+    p = subprocess.run([CLGEMM, '--device', DEVICE, '--iters', '1', '--warmup', '0', '--quiet',
+                        '--format', 'csv', *args], capture_output=True, text=True, env=env,
+                       timeout=900)
+    rows = list(csv.DictReader(io.StringIO(p.stdout))) if p.stdout.strip() else []
+    return p.returncode, rows, p.stdout + p.stderr
+
+
+def kernel_names():
+    p = subprocess.run([CLGEMM, '--algo', 'list'], capture_output=True, text=True, timeout=60)
+    names = [line.split()[0] for line in p.stdout.splitlines() if line.strip()]
+    # 'auto' picks one of the kernels, CLBlast is not ours: neither is planted.
+    return [n for n in names if n not in ('clblast', 'auto')]
+
+
+def plant_k_shadow(text):
+    """Renames each kernel's K parameter and re-declares K from it.  None if no kernel
+    matched."""
+    new, n = re.subn(r'(__kernel\b[^{;]*?\bint\s+)K\b([^{;]*?\{)',
+                     r'\1K_planted\2\n    const int K = K_planted + (CLGEMM_PLANT_K_DELTA);',
+                     text)
+    return PRELUDE + new if n else None
+
+
+def summary(rows):
+    return ' '.join('%s=%s' % (r.get('algorithm'), r.get('status')) for r in rows)
+
+
+names = kernel_names()
+expect(len(names) >= 6, 'the registry lists the kernels: ' + ' '.join(names))
+
+with tempfile.TemporaryDirectory() as tmp:
+    planted = os.path.join(tmp, 'cl')
+    shutil.copytree(CL_DIR, planted)
+    for fname in sorted(os.listdir(planted)):
+        path = os.path.join(planted, fname)
+        if not fname.endswith('.cl') or '__kernel' not in open(path).read():
+            continue
+        text = plant_k_shadow(open(path).read())
+        expect(text is not None, 'K parameter found in the kernels of %s' % fname)
+        if text:
+            open(path, 'w').write(text)
+    env = {'CLGEMM_KERNEL_DIR': planted}
+    bug = dict(env, CLGEMM_BUILD_OPTIONS='-DCLGEMM_PLANT_K_DELTA=-1')
+
+    for size in SIZES:
+        # Control: the planted copy without the define computes the right thing.
+        rc, rows, out = run(['--size', size], env)
+        expect(rc == 0 and [r['algorithm'] for r in rows if r['algorithm'] != 'clblast'] == names
+               and all(r['status'] in ('ok', 'unsupported') for r in rows) and
+               any(r['status'] == 'ok' for r in rows),
+               'control %s: every kernel ok, exit 0 (%s)' % (size, summary(rows)), out)
+        # K loop one short: every kernel FAIL, CLBlast (not planted) still ok, exit 1.  A lost
+        # term costs about 4/K of an entry's magnitude at the worst entry (measured: 3.8/K to
+        # 4.2/K); a kernel whose precision allows an error above 1/K (bf16 at large K) is not
+        # required to fail, and the output says so.
+        k = int(size.split('x')[-1])
+        rc, rows, out = run(['--size', size], bug)
+        kernels = [r for r in rows if r['algorithm'] != 'clblast']
+        baseline = [r for r in rows if r['algorithm'] == 'clblast']
+        absent = [r for r in kernels if r['status'] == 'unsupported']
+        lenient = [r for r in kernels if r not in absent and r.get('tolerance') and
+                   float(r['tolerance']) >= 1.0 / k]
+        strict = [r for r in kernels if r not in lenient and r not in absent]
+        expect(rc == 1 and strict and [r['algorithm'] for r in kernels] == names and
+               all(r['status'] == 'FAIL' for r in strict) and
+               all(r['status'] in ('ok', 'unsupported') for r in baseline),
+               'K loop one short at %s: every kernel FAIL, exit 1 (rc=%d; %s)' %
+               (size, rc, summary(rows)), out)
+        for r in absent:
+            print('     note: %s does not run on this device (%s): not checked' %
+                  (r['algorithm'], r.get('note', '')))
+        for r in lenient:
+            print('     note: %s (%s) tolerates %s, above one lost term (1/K = %.2g): not '
+                  'required to fail at this size (it says %s)' %
+                  (r['algorithm'], r.get('precision', '?'), r['tolerance'], 1.0 / k, r['status']))
+        errors = [float(r['error']) for r in strict if r.get('error')]
+        if errors:
+            print('     smallest row error of a planted kernel: %.3g = %.1f/K (tolerance %s)' %
+                  (min(errors), min(errors) * k, strict[0]['tolerance']))
+
+    # The same bug as a human would write it, in the naive kernel's loop.
+    naive = open(os.path.join(CL_DIR, '01_naive.cl')).read()
+    loop = re.search(r'for\s*\(\s*int\s+k\s*=\s*0\s*;\s*k\s*<\s*K\s*;\s*\+\+k\s*\)', naive)
+    expect(loop is not None, 'the naive kernel has its K loop "for (int k = 0; k < K; ++k)"')
+    if loop:
+        for what, replacement in [('starts at 1', 'for (int k = 1; k < K; ++k)'),
+                                  ('ends at K - 1', 'for (int k = 0; k < K - 1; ++k)')]:
+            shutil.rmtree(planted)
+            shutil.copytree(CL_DIR, planted)
+            open(os.path.join(planted, '01_naive.cl'), 'w').write(
+                naive[:loop.start()] + replacement + naive[loop.end():])
+            for size in SIZES[:2]:
+                rc, rows, out = run(['--algo', 'naive', '--no-baseline', '--size', size], env)
+                expect(rc == 1 and len(rows) == 1 and rows[0]['status'] == 'FAIL',
+                       'naive K loop %s at %s: FAIL, exit 1 (rc=%d; %s)' %
+                       (what, size, rc, summary(rows)), out)
+
+print('%d checks, %d failed' % (checks, failures))
+sys.exit(1 if failures else 0)
