@@ -3,6 +3,7 @@
 #define CLGEMM_CLERR_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include <CL/cl.h>
 
@@ -22,7 +23,8 @@ void err_set(errbuf *e, const char *fmt, ...) __attribute__((format(printf, 2, 3
     do {                                                                             \
         cl_int cl_try_status_ = (call);                                              \
         if (cl_try_status_ != CL_SUCCESS) {                                          \
-            err_set((e), "%s failed: %s", #call, cl_error_name(cl_try_status_));     \
+            err_set((e), "%.*s failed: %s", (int)strcspn(#call, "("), #call,           \
+                    cl_error_name(cl_try_status_));                                  \
             goto fail;                                                               \
         }                                                                            \
     } while (0)

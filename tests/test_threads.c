@@ -138,6 +138,24 @@ int main(void)
     failures += !refused;
     clReleaseMemObject(small);
 
+    /* An enqueue error names the call and the OpenCL error: a queue of another context. */
+    cl_context other = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    cl_command_queue foreign = other ? clCreateCommandQueue(other, dev, 0, &err) : NULL;
+    cl_mem m = clCreateBuffer(cl, CL_MEM_READ_WRITE, 64 * 4, NULL, &err);
+    st = clgemm_sgemm(ctx, "naive", 8, 8, 8, 1.0f, m, 0, 8, m, 0, 8, 0.0f, m, 0, 8, foreign,
+                      NULL);
+    bool named_call = st == CLGEMM_ERROR_OPENCL &&
+                      strstr(clgemm_last_error(), "clEnqueueNDRangeKernel") &&
+                      strstr(clgemm_last_error(), "CL_INVALID");
+    printf("%s enqueue on a foreign queue -> %s (%s)\n", named_call ? "ok  " : "FAIL",
+           clgemm_status_string(st), clgemm_last_error());
+    failures += !named_call;
+    clReleaseMemObject(m);
+    if (foreign)
+        clReleaseCommandQueue(foreign);
+    if (other)
+        clReleaseContext(other);
+
     clReleaseCommandQueue(q1);
     clReleaseCommandQueue(q2);
     clgemm_close(ctx);
