@@ -311,6 +311,13 @@ static clgemm_status parse_algorithm(const char *text, size_t *index, char *over
     return fail(CLGEMM_ERROR_UNKNOWN_ALGORITHM, "unknown algorithm '%.*s'", (int)len, text);
 }
 
+/* auto never changes the arithmetic: only fp32 algorithms are candidates. */
+static bool is_fp32(const char *algorithm)
+{
+    const clgemm_algorithm_desc *d = clgemm_find_algorithm(algorithm);
+    return d && strcmp(d->precision, "fp32") == 0;
+}
+
 /* The tuned variant of a plain algorithm name for this size ("name:params"), or the name
  * itself; with algorithm NULL, the fastest tuned algorithm near this size, else "". */
 static void resolve(const clgemm_context *ctx, const char *algorithm, size_t M, size_t N,
@@ -321,7 +328,7 @@ static void resolve(const clgemm_context *ctx, const char *algorithm, size_t M, 
         return;
     }
     const tuning_entry *t = tuning_lookup(tuning_get(), ctx->dev->name, ctx->dev->driver,
-                                          algorithm, (long)M, (long)N, (long)K);
+                                          algorithm, (long)M, (long)N, (long)K, is_fp32);
     if (t && clgemm_find_algorithm(t->algorithm))
         snprintf(out, size, "%s:%s", t->algorithm, t->params);
     else

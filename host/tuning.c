@@ -280,13 +280,15 @@ static double size_distance(const tuning_entry *t, long M, long N, long K)
 }
 
 const tuning_entry *tuning_lookup(const tuning_db *db, const char *device, const char *driver,
-                                  const char *algorithm, long M, long N, long K)
+                                  const char *algorithm, long M, long N, long K,
+                                  bool (*accept)(const char *algorithm))
 {
     const tuning_entry *best = NULL;
     double best_score = INFINITY;
     for (size_t i = 0; i < db->count; i++) {
         const tuning_entry *t = &db->items[i];
-        if (strcmp(t->device, device) != 0 || (algorithm && strcmp(t->algorithm, algorithm) != 0))
+        if (strcmp(t->device, device) != 0 || (algorithm && strcmp(t->algorithm, algorithm) != 0) ||
+            (!algorithm && accept && !accept(t->algorithm)))
             continue;
         /* Nearest size first; then the same driver and the user's file break near-ties; among
          * algorithms at one size the fastest wins. */

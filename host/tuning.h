@@ -33,9 +33,11 @@ void tuning_free(tuning_db *db);
 /* The process-wide database (loaded once). */
 const tuning_db *tuning_get(void);
 
-/* The entry for this device and algorithm (NULL: any algorithm, the fastest) nearest to the
- * size, preferring the same driver and the user's file; NULL when none. */
+/* The entry for this device and algorithm (NULL: any algorithm that `accept` takes, or any
+ * when it is NULL; the fastest) nearest to the size, preferring the same driver and the
+ * user's file; NULL when none. */
 const tuning_entry *tuning_lookup(const tuning_db *db, const char *device, const char *driver,
-                                  const char *algorithm, long M, long N, long K);
+                                  const char *algorithm, long M, long N, long K,
+                                  bool (*accept)(const char *algorithm));
 
 #endif

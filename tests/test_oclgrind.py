@@ -158,7 +158,15 @@ def cpu_statuses(clgemm, names, env_extra):
                         '--iters', '1', '--warmup', '0', '--quiet', '--format', 'csv',
                         *[a for n in names for a in ('--algo', n)]],
                        capture_output=True, text=True, env=env, timeout=RUN_TIMEOUT)
-    return {r['algorithm']: r for r in csv.DictReader(io.StringIO(p.stdout))}
+    rows = {r['algorithm']: r for r in csv.DictReader(io.StringIO(p.stdout))}
+    if p.returncode not in (0, 1) or any(n not in rows for n in names):
+        # Without the answer every kernel would look portable, and a matrix-unit kernel would
+        # then fail on oclgrind's device for the wrong reason: say what went wrong instead.
+        sys.exit('cannot tell which kernels are portable: clgemm on %s (%s) exited %d with '
+                 'rows for %s\n%s' % (device, ' '.join('%s=%s' % kv for kv in env_extra.items())
+                                        or 'no emulation', p.returncode,
+                                        ' '.join(rows) or 'nothing', p.stderr[-3000:]))
+    return rows
 
 
 def portable(clgemm, names):

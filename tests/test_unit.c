@@ -260,6 +260,8 @@ static void test_cache_entry(void)
     EXPECT(fnv1a64("a", 1, FNV1A64_SEED) == 0xaf63dc4c8601ec8cull); /* published FNV-1a value */
 }
 
+static bool not_warp_tiled(const char *algorithm) { return strcmp(algorithm, "warp_tiled") != 0; }
+
 static void test_tuning(void)
 {
     const char *text =
@@ -277,15 +279,17 @@ static void test_tuning(void)
         " ]}";
     tuning_db db = { 0 };
     EXPECT(tuning_parse(&db, text, strlen(text), 0) == 4 && db.count == 4);
-    const tuning_entry *t = tuning_lookup(&db, "GPU X", "1.0", "warp_tiled", 1000, 1000, 1000);
+    const tuning_entry *t = tuning_lookup(&db, "GPU X", "1.0", "warp_tiled", 1000, 1000, 1000, NULL);
     EXPECT(t && strcmp(t->params, "BM=64,BN=64") == 0);
-    t = tuning_lookup(&db, "GPU X", "1.0", "warp_tiled", 4095, 4095, 4095);
+    t = tuning_lookup(&db, "GPU X", "1.0", "warp_tiled", 4095, 4095, 4095, NULL);
     EXPECT(t && strcmp(t->params, "BM=128,BN=128") == 0); /* same driver preferred */
-    t = tuning_lookup(&db, "GPU X", "2.0", "warp_tiled", 8192, 8192, 8192);
+    t = tuning_lookup(&db, "GPU X", "2.0", "warp_tiled", 8192, 8192, 8192, NULL);
     EXPECT(t && strcmp(t->params, "BM=256,BN=128") == 0);
-    t = tuning_lookup(&db, "GPU X", "1.0", NULL, 4096, 4096, 4096);
+    t = tuning_lookup(&db, "GPU X", "1.0", NULL, 4096, 4096, 4096, NULL);
     EXPECT(t && strcmp(t->algorithm, "warp_tiled") == 0); /* auto: fastest at that size */
-    EXPECT(tuning_lookup(&db, "GPU Y", "1.0", "warp_tiled", 64, 64, 64) == NULL);
+    t = tuning_lookup(&db, "GPU X", "1.0", NULL, 4096, 4096, 4096, not_warp_tiled);
+    EXPECT(t && strcmp(t->algorithm, "tiled") == 0); /* ... among those accepted */
+    EXPECT(tuning_lookup(&db, "GPU Y", "1.0", "warp_tiled", 64, 64, 64, NULL) == NULL);
     /* Anything else is refused or partly read, never read past its end. */
     const char *bad[] = { "", "{", "[]", "{\"entries\": [", "{\"format\": 3}", "nul",
                           "{\"format\": \"clgemm-tuning-1\", \"entries\": [{\"M\": \"",

@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(memchr(t->params, '\0', sizeof t->params) && t->params[0]);
         FUZZ_CHECK(memchr(t->driver, '\0', sizeof t->driver));
         FUZZ_CHECK(t->M >= 1 && t->N >= 1 && t->K >= 1 && t->gflops > 0);
-        FUZZ_CHECK(tuning_lookup(&db, t->device, t->driver, t->algorithm, t->M, t->N, t->K));
+        FUZZ_CHECK(tuning_lookup(&db, t->device, t->driver, t->algorithm, t->M, t->N, t->K, NULL));
     }
     tuning_free(&db);
     return 0;
