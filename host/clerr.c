@@ -90,4 +90,8 @@ void err_set(errbuf *e, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(e->msg, sizeof e->msg, fmt, ap);
     va_end(ap);
+    /* One line, whatever the user typed into the text being quoted. */
+    for (char *p = e->msg; *p; p++)
+        if ((unsigned char)*p < 0x20)
+            *p = '?';
 }

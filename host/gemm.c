@@ -21,6 +21,18 @@ plan_status gemm_plan_create(gemm_plan *plan, cl_context ctx, const device_info 
         (overrides && params_parse(&plan->params, overrides, e) != 0))
         return PLAN_UNSUPPORTED;
 
+    /* Tile parameters are small integers; anything else (0, negative, beyond int) would hang a
+     * K loop or be cut silently, so it is refused before a kernel is built. */
+    for (int i = 0; i < plan->params.count; i++)
+        if (plan->params.kv[i].value < 0 || plan->params.kv[i].value > 65536) {
+            err_set(e, "parameter %s=%ld out of range 0..65536", plan->params.kv[i].key,
+                    plan->params.kv[i].value);
+            return PLAN_UNSUPPORTED;
+        }
+    if (params_get(&plan->params, "BK", 1) < 1) {
+        err_set(e, "BK must be at least 1");
+        return PLAN_UNSUPPORTED;
+    }
     plan->bm = (int)params_get(&plan->params, "BM", 1);
     plan->bn = (int)params_get(&plan->params, "BN", 1);
     plan->tm = (int)params_get(&plan->params, "TM", 1);

@@ -150,50 +150,57 @@ def workers():
     return max(1, n)
 
 
-def cpu_statuses(clgemm, names, env_extra):
-    device = os.environ.get('CLGEMM_TEST_DEVICE') or 'pocl'
+def statuses(prefix, clgemm, device, names, env_extra):
+    """{name: CSV row} of one quick unchecked run of names at 7x5x3 on device, the command
+    prefixed with prefix (oclgrind and its options, or nothing)."""
     env = dict(os.environ, CLGEMM_NO_CACHE='1', **env_extra)
     env.pop('CLGEMM_KERNEL_DIR', None)
-    p = subprocess.run([clgemm, '--device', device, '--no-baseline', '--size', '7x5x3',
-                        '--iters', '1', '--warmup', '0', '--quiet', '--format', 'csv',
-                        *[a for n in names for a in ('--algo', n)]],
-                       capture_output=True, text=True, env=env, timeout=RUN_TIMEOUT)
+    env.pop('CLGEMM_BUILD_OPTIONS', None)
+    cmd = [*prefix, clgemm, '--device', device, '--no-baseline', '--no-check', '--size', '7x5x3',
+           '--iters', '1', '--warmup', '0', '--quiet', '--format', 'csv',
+           *[a for n in names for a in ('--algo', n)]]
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=RUN_TIMEOUT)
     rows = {r['algorithm']: r for r in csv.DictReader(io.StringIO(p.stdout))}
     if p.returncode not in (0, 1) or any(n not in rows for n in names):
-        # Without the answer every kernel would look portable, and a matrix-unit kernel would
-        # then fail on oclgrind's device for the wrong reason: say what went wrong instead.
-        sys.exit('cannot tell which kernels are portable: clgemm on %s (%s) exited %d with '
-                 'rows for %s\n%s' % (device, ' '.join('%s=%s' % kv for kv in env_extra.items())
-                                        or 'no emulation', p.returncode,
-                                        ' '.join(rows) or 'nothing', p.stderr[-3000:]))
+        # Without the answer a kernel could be left out, or fail for the wrong reason: say
+        # what went wrong instead.
+        sys.exit('cannot tell which kernels run where: %s%s exited %d with rows for %s\n%s' %
+                 (' '.join('%s=%s ' % kv for kv in env_extra.items()), ' '.join(cmd),
+                  p.returncode, ' '.join(rows) or 'nothing', p.stderr[-3000:]))
     return rows
 
 
-def portable(clgemm, names):
+def portable(oclgrind, clgemm, names):
     """Which kernels to run on oclgrind's device, and how.  Returns ({name: extra env},
-    {name: why not}).  A kernel the reference CPU device ($CLGEMM_TEST_DEVICE, else pocl)
-    runs is portable.  One it reports unsupported (the matrix-unit kernels, without matrix
-    hardware) is run through the portable emulation of its matrix instructions when
-    EMULATE_ENV makes the CPU device run it, else left out with the reason."""
-    run = {}
-    rows = cpu_statuses(clgemm, names, {})
-    unsupported = [n for n in names if rows.get(n, {}).get('status') == 'unsupported']
-    for n in names:
-        if n not in unsupported:
-            run[n] = {}
-    left_out = {}
+    {name: why not}).  A kernel that oclgrind's device runs as it is, is run so; one it
+    reports unsupported (the matrix-unit kernels, which need matrix hardware) is run through
+    the portable emulation of its matrix instructions (EMULATE_ENV) when that makes it run.
+    One still unsupported is left out, with the reason, only if the reference CPU device
+    ($CLGEMM_TEST_DEVICE, else pocl) cannot run it either: otherwise it is a portable kernel
+    that the sweep must report as not run.  Quick: unsupported is decided before compiling."""
+    sim = [oclgrind, '--local-mem-size', str(LOCAL_MEM)]
+    run, left_out = {}, {}
+    rows = statuses(sim, clgemm, 'oclgrind', names, {})
+    unsupported = [n for n in names if rows[n]['status'] == 'unsupported']
+    run.update({n: {} for n in names if n not in unsupported})
     if unsupported:
-        emulated = cpu_statuses(clgemm, unsupported, EMULATE_ENV)
-        for n in unsupported:
-            if emulated.get(n, {}).get('status') == 'ok':
-                run[n] = dict(EMULATE_ENV)
-            else:
+        emulated = statuses(sim, clgemm, 'oclgrind', unsupported, EMULATE_ENV)
+        run.update({n: dict(EMULATE_ENV) for n in unsupported
+                    if emulated[n]['status'] != 'unsupported'})
+    rest = [n for n in unsupported if n not in run]
+    if rest:
+        device = os.environ.get('CLGEMM_TEST_DEVICE') or 'pocl'
+        cpu = statuses([], clgemm, device, rest, {})
+        for n in rest:
+            if cpu[n]['status'] == 'unsupported':
                 left_out[n] = rows[n].get('note', '')
-    return run, left_out
+            else:
+                run[n] = {}
+    return {n: run[n] for n in names if n in run}, left_out
 
 
 def sweep(oclgrind, clgemm, mode):
-    kernels, left_out = portable(clgemm, kernel_names(clgemm))
+    kernels, left_out = portable(oclgrind, clgemm, kernel_names(clgemm))
     print('mode %s: oclgrind %s' % (mode, ' '.join(MODES[mode])))
     if mode == 'uninitialized':
         print('(%s)' % UNINIT_WHY)
