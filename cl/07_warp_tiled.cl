@@ -38,8 +38,13 @@
  *     With BK = 16 the same code needs 137 registers and runs at 38.4
  *     TFLOP/s, below step 6: on this GPU the pipeline pays only within budget.
  *
- * Only edge work-groups (and the last K slice when BK does not divide K) take
- * the guarded code paths; interior tiles use bare float4 loads and stores.
+ *  5. Edges at the price of the interior.  All groups of a mid-sized problem
+ *     run at once, so one slow edge group sets the time: fully guarded loads
+ *     in every K step cost a 1000^3 problem 16% against 1024^3 on the same
+ *     tile grid.  Edge groups now clamp A's rows (bare loads; the extra rows
+ *     are never stored) and test B's columns by a per-work-item constant;
+ *     only the last K slice, when BK does not divide K, checks every element
+ *     (see wt_fetch).  Interior groups use bare float4 loads and stores.
  * Requires offA, offB, offC, lda, ldb and ldc to be multiples of 4 (float4
  * alignment); M, N and K are arbitrary, and padding past a row's end is never
  * read.
@@ -170,25 +175,51 @@ inline void wt_a_coords(const int tid, const int i, int *r, int *kq)
     *r = (slab / (WT_KQ / WT_AKQ)) * WT_AROWS + lane % WT_AROWS;
 }
 
+/* How a slice is fetched; a literal at every call site, so each use of
+ * wt_fetch compiles to its own straight-line code. */
+#define WT_INTERIOR 0   /* whole tile inside A and B: bare float4 loads */
+#define WT_EDGE 1       /* tile crosses M or N, slice inside K: see below */
+#define WT_TAIL 2       /* the last, partial K slice: every element checked */
+
 /* Fetch this work-item's share of the next K slice into registers.  A and B
- * point at the slice's corner; `guarded` is a literal at every call site. */
+ * point at the slice's corner.
+ *
+ * An edge tile must not cost more than an interior one: every work-group of a
+ * 1000^3 problem runs at once, so the slowest decides the time.  WT_EDGE
+ * therefore keeps A's loads bare: a row past M is clamped to the last real row
+ * (its products land in rows of C that are never stored), so the load is valid
+ * and needs no test.  B's columns past N cannot be clamped that way (a float4
+ * straddling N may run past the buffer), but whether this work-item's float4
+ * is whole, partial or outside depends only on its column, which is the same
+ * in every slice: the test is uniform in all but one warp.  Only WT_TAIL,
+ * taken once per tile when BK does not divide K, checks k as well. */
 inline void wt_fetch(float4 *ra, float4 *rb,
                      __global const float *A, const int lda,
                      __global const float *B, const int ldb,
                      const int rows_left, const int cols_left, const int k_left,
-                     const int tid, const bool guarded)
+                     const int tid, const int mode)
 {
 #pragma unroll
     for (int i = 0; i < WT_A_LOADS; ++i) {
         int r, kq;
         wt_a_coords(tid, i, &r, &kq);
-        ra[i] = wt_load4(A + r * lda + 4 * kq, r < rows_left ? k_left - 4 * kq : 0, guarded);
+        if (mode == WT_TAIL)
+            ra[i] = wt_load4(A + r * lda + 4 * kq, r < rows_left ? k_left - 4 * kq : 0, true);
+        else if (mode == WT_EDGE)
+            ra[i] = wt_load4(A + min(r, rows_left - 1) * lda + 4 * kq, 4, false);
+        else
+            ra[i] = wt_load4(A + r * lda + 4 * kq, 4, false);
     }
 #pragma unroll
     for (int i = 0; i < WT_B_LOADS; ++i) {
         const int e = tid + i * WT_THREADS;
         const int k = e / (BN / 4), c = (e % (BN / 4)) * 4;
-        rb[i] = wt_load4(B + k * ldb + c, k < k_left ? cols_left - c : 0, guarded);
+        if (mode == WT_TAIL)
+            rb[i] = wt_load4(B + k * ldb + c, k < k_left ? cols_left - c : 0, true);
+        else if (mode == WT_EDGE)
+            rb[i] = wt_load4(B + k * ldb + c, cols_left - c, true);
+        else
+            rb[i] = wt_load4(B + k * ldb + c, 4, false);
     }
 }
 
@@ -265,10 +296,12 @@ void gemm_warp_tiled(const int M, const int N, const int K, const float alpha,
     float4 ra[WT_A_LOADS], rb[WT_B_LOADS];
 
     /* Prologue: slice 0 into stage 0. */
-    if (edge || K < BK)
-        wt_fetch(ra, rb, A, lda, B, ldb, rows_left, cols_left, K, tid, true);
+    if (K < BK)
+        wt_fetch(ra, rb, A, lda, B, ldb, rows_left, cols_left, K, tid, WT_TAIL);
+    else if (edge)
+        wt_fetch(ra, rb, A, lda, B, ldb, rows_left, cols_left, K, tid, WT_EDGE);
     else
-        wt_fetch(ra, rb, A, lda, B, ldb, BM, BN, BK, tid, false);
+        wt_fetch(ra, rb, A, lda, B, ldb, BM, BN, BK, tid, WT_INTERIOR);
     wt_stash((__local float *)As4[0], Bs4[0][0], ra, rb, tid);
     barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -286,12 +319,15 @@ void gemm_warp_tiled(const int M, const int N, const int K, const float alpha,
 
             /* Issue the loads of the next slice; they complete while we compute. */
             if (PREFETCH && more) {
-                if (edge || K - k_next < BK)
+                if (K - k_next < BK)
                     wt_fetch(ra, rb, A + k_next, lda, B + k_next * ldb, ldb,
-                             rows_left, cols_left, K - k_next, tid, true);
+                             rows_left, cols_left, K - k_next, tid, WT_TAIL);
+                else if (edge)
+                    wt_fetch(ra, rb, A + k_next, lda, B + k_next * ldb, ldb,
+                             rows_left, cols_left, BK, tid, WT_EDGE);
                 else
                     wt_fetch(ra, rb, A + k_next, lda, B + k_next * ldb, ldb,
-                             BM, BN, BK, tid, false);
+                             BM, BN, BK, tid, WT_INTERIOR);
             }
 
             __local const float4 *as = &As4[stage][0][a_col];
@@ -319,12 +355,15 @@ void gemm_warp_tiled(const int M, const int N, const int K, const float alpha,
             /* PREFETCH=0: load the next slice only now (fewer live registers,
              * no overlap inside the work-group). */
             if (!PREFETCH && more) {
-                if (edge || K - k_next < BK)
+                if (K - k_next < BK)
                     wt_fetch(ra, rb, A + k_next, lda, B + k_next * ldb, ldb,
-                             rows_left, cols_left, K - k_next, tid, true);
+                             rows_left, cols_left, K - k_next, tid, WT_TAIL);
+                else if (edge)
+                    wt_fetch(ra, rb, A + k_next, lda, B + k_next * ldb, ldb,
+                             rows_left, cols_left, BK, tid, WT_EDGE);
                 else
                     wt_fetch(ra, rb, A + k_next, lda, B + k_next * ldb, ldb,
-                             BM, BN, BK, tid, false);
+                             BM, BN, BK, tid, WT_INTERIOR);
             }
             /* The other stage was last read before the previous barrier, which
              * every work-item has passed: it is free to fill. */
