@@ -256,6 +256,32 @@ inline void wt_store4(__global float *c, const float4 acc, const float alpha, co
     }
 }
 
+/* One K slice of outer products out of local memory: as and bs point at
+ * this work-item's first float4 of A and of B in the stage. */
+inline void wt_compute(float4 acc[TM][WT_WNITER], __local const float4 *as,
+                       __local const float4 *bs)
+{
+#pragma unroll
+    for (int k = 0; k < BK; ++k) {
+        float4 a[WT_WMITER], b[WT_WNITER];
+#pragma unroll
+        for (int i = 0; i < WT_WMITER; ++i)
+            a[i] = as[k * (WT_AS_ROW / 4) + i * WT_WTM];
+#pragma unroll
+        for (int j = 0; j < WT_WNITER; ++j)
+            b[j] = bs[k * (BN / 4) + j * WT_WTN];
+#pragma unroll
+        for (int i = 0; i < WT_WMITER; ++i)
+#pragma unroll
+            for (int j = 0; j < WT_WNITER; ++j) {
+                acc[4 * i + 0][j] = fma((float4)(a[i].x), b[j], acc[4 * i + 0][j]);
+                acc[4 * i + 1][j] = fma((float4)(a[i].y), b[j], acc[4 * i + 1][j]);
+                acc[4 * i + 2][j] = fma((float4)(a[i].z), b[j], acc[4 * i + 2][j]);
+                acc[4 * i + 3][j] = fma((float4)(a[i].w), b[j], acc[4 * i + 3][j]);
+            }
+    }
+}
+
 __kernel __attribute__((reqd_work_group_size(WT_TX, WT_TY, 1)))
 void gemm_warp_tiled(const int M, const int N, const int K, const float alpha,
                      __global const float *restrict A, const int offA, const int lda,
@@ -295,34 +321,36 @@ void gemm_warp_tiled(const int M, const int N, const int K, const float alpha,
 
     float4 ra[WT_A_LOADS], rb[WT_B_LOADS];
 
+    /* Slices [0, kfull) are whole; when BK does not divide K one partial
+     * slice follows, handled after the loop so that the loop itself only
+     * knows interior and edge tiles. */
+    const int kfull = K - K % BK;
+
     /* Prologue: slice 0 into stage 0. */
-    if (K < BK)
+    if (kfull == 0)
         wt_fetch(ra, rb, A, lda, B, ldb, rows_left, cols_left, K, tid, WT_TAIL);
     else if (edge)
-        wt_fetch(ra, rb, A, lda, B, ldb, rows_left, cols_left, K, tid, WT_EDGE);
+        wt_fetch(ra, rb, A, lda, B, ldb, rows_left, cols_left, BK, tid, WT_EDGE);
     else
         wt_fetch(ra, rb, A, lda, B, ldb, BM, BN, BK, tid, WT_INTERIOR);
     wt_stash((__local float *)As4[0], Bs4[0][0], ra, rb, tid);
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    /* The K loop, unrolled over the two stages: each stage's local-memory
-     * addresses are then fixed offsets from one base, and no register has to
-     * remember which buffer is current. */
-    for (int k00 = 0; k00 < K; k00 += 2 * BK) {
+    /* The K loop over whole slices, unrolled over the two stages: each
+     * stage's local-memory addresses are then fixed offsets from one base, and
+     * no register has to remember which buffer is current. */
+    for (int k00 = 0; k00 < kfull; k00 += 2 * BK) {
 #pragma unroll
         for (int stage = 0; stage < 2; ++stage) {
             const int k0 = k00 + stage * BK;
-            if (k0 >= K)
+            if (k0 >= kfull)
                 break;
             const int k_next = k0 + BK;
-            const bool more = k_next < K;
+            const bool more = k_next < kfull;
 
             /* Issue the loads of the next slice; they complete while we compute. */
             if (PREFETCH && more) {
-                if (K - k_next < BK)
-                    wt_fetch(ra, rb, A + k_next, lda, B + k_next * ldb, ldb,
-                             rows_left, cols_left, K - k_next, tid, WT_TAIL);
-                else if (edge)
+                if (edge)
                     wt_fetch(ra, rb, A + k_next, lda, B + k_next * ldb, ldb,
                              rows_left, cols_left, BK, tid, WT_EDGE);
                 else
@@ -330,35 +358,12 @@ void gemm_warp_tiled(const int M, const int N, const int K, const float alpha,
                              BM, BN, BK, tid, WT_INTERIOR);
             }
 
-            __local const float4 *as = &As4[stage][0][a_col];
-            __local const float4 *bs = &Bs4[stage][0][b_col];
-#pragma unroll
-            for (int k = 0; k < BK; ++k) {
-                float4 a[WT_WMITER], b[WT_WNITER];
-#pragma unroll
-                for (int i = 0; i < WT_WMITER; ++i)
-                    a[i] = as[k * (WT_AS_ROW / 4) + i * WT_WTM];
-#pragma unroll
-                for (int j = 0; j < WT_WNITER; ++j)
-                    b[j] = bs[k * (BN / 4) + j * WT_WTN];
-#pragma unroll
-                for (int i = 0; i < WT_WMITER; ++i)
-#pragma unroll
-                    for (int j = 0; j < WT_WNITER; ++j) {
-                        acc[4 * i + 0][j] = fma((float4)(a[i].x), b[j], acc[4 * i + 0][j]);
-                        acc[4 * i + 1][j] = fma((float4)(a[i].y), b[j], acc[4 * i + 1][j]);
-                        acc[4 * i + 2][j] = fma((float4)(a[i].z), b[j], acc[4 * i + 2][j]);
-                        acc[4 * i + 3][j] = fma((float4)(a[i].w), b[j], acc[4 * i + 3][j]);
-                    }
-            }
+            wt_compute(acc, &As4[stage][0][a_col], &Bs4[stage][0][b_col]);
 
             /* PREFETCH=0: load the next slice only now (fewer live registers,
              * no overlap inside the work-group). */
             if (!PREFETCH && more) {
-                if (K - k_next < BK)
-                    wt_fetch(ra, rb, A + k_next, lda, B + k_next * ldb, ldb,
-                             rows_left, cols_left, K - k_next, tid, WT_TAIL);
-                else if (edge)
+                if (edge)
                     wt_fetch(ra, rb, A + k_next, lda, B + k_next * ldb, ldb,
                              rows_left, cols_left, BK, tid, WT_EDGE);
                 else
@@ -371,6 +376,20 @@ void gemm_warp_tiled(const int M, const int N, const int K, const float alpha,
                 wt_stash((__local float *)As4[stage ^ 1], Bs4[stage ^ 1][0], ra, rb, tid);
             barrier(CLK_LOCAL_MEM_FENCE);
         }
+    }
+
+    /* The partial slice, unpipelined (once per tile): slice j sits in stage
+     * j % 2, so it goes to the stage after the last whole slice's, which was
+     * last read two barriers ago.  With no whole slice the prologue loaded it. */
+    if (kfull < K) {
+        const int s = (kfull / BK) % 2;
+        if (kfull > 0) {
+            wt_fetch(ra, rb, A + kfull, lda, B + kfull * ldb, ldb,
+                     rows_left, cols_left, K - kfull, tid, WT_TAIL);
+            wt_stash((__local float *)As4[s], Bs4[s][0], ra, rb, tid);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        wt_compute(acc, &As4[s][0][a_col], &Bs4[s][0][b_col]);
     }
 
 #pragma unroll
