@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One device-tool command for issue 4's odd sizes: tune warp_tiled at every odd size and at
 # its nearest aligned size, then time both (tuned, CLBlast, cuBLAS) in one process per size,
-# plus the same tile configuration at both sizes (the edge path's own cost) and the previous
-# kernel file for comparison when OLD_CL_DIR is given.
+# plus one tile configuration with M, N or K alone odd (the edge paths' own cost), for this
+# kernel and for the kernel directories in OLD_CL_DIR (space-separated) to compare.
 #   usage (repo root, .gpu carried): bash bench/gpu_edges.sh [TUNE_SECONDS]
 set -uo pipefail
 out=${OUT:-bench-out}
@@ -47,16 +47,8 @@ for p in sys.argv[2:]:
         o.get('params', ''), a.get('params', '')))
 PY
 
-echo "== one tile configuration at both sizes (edge-path cost; OLD_CL_DIR = previous kernel)"
-for cfg in "BM=64,BN=128,BK=16,TM=8,TN=4,WM=16,WN=64" "BM=128,BN=128,BK=8,TM=8,TN=8,WM=128,WN=16"; do
-    for s in 1000 1024 3000 3072; do
-        for dir in cl ${OLD_CL_DIR:-}; do
-            CLGEMM_KERNEL_DIR=$dir $clgemm --device nvidia --no-baseline --size $s \
-                --algo "warp_tiled:$cfg" --format csv --quiet | tail -1 | cut -d, -f4-9 |
-                sed "s|^|$dir,|"
-        done
-    done
-done
+echo "== one tile configuration at both sizes, M, N or K alone odd (edge-path cost)"
+bash bench/gpu_edge_probe.sh $clgemm cl ${OLD_CL_DIR:-}
 
 echo "== PoCL max alloc (the too-large check that did not refuse here last time)"
 clinfo 2>/dev/null | grep -E "Device Name|Max memory allocation" | head -8

@@ -39,12 +39,10 @@
  *     TFLOP/s, below step 6: on this GPU the pipeline pays only within budget.
  *
  *  5. Edges at the price of the interior.  All groups of a mid-sized problem
- *     run at once, so one slow edge group sets the time: fully guarded loads
- *     in every K step cost a 1000^3 problem 16% against 1024^3 on the same
- *     tile grid.  Edge groups now clamp A's rows (bare loads; the extra rows
- *     are never stored) and test B's columns by a per-work-item constant;
- *     only the last K slice, when BK does not divide K, checks every element
- *     (see wt_fetch).  Interior groups use bare float4 loads and stores.
+ *     run at once, so one slow edge group sets the time.  Edge groups clamp
+ *     their loads instead of testing them (see wt_fetch); only the last K
+ *     slice when BK does not divide K, and edge columns when 4 does not divide
+ *     N, take the element-wise guarded path.  Stores are guarded on edge tiles.
  * Requires offA, offB, offC, lda, ldb and ldc to be multiples of 4 (float4
  * alignment); M, N and K are arbitrary, and padding past a row's end is never
  * read.
@@ -175,51 +173,41 @@ inline void wt_a_coords(const int tid, const int i, int *r, int *kq)
     *r = (slab / (WT_KQ / WT_AKQ)) * WT_AROWS + lane % WT_AROWS;
 }
 
-/* How a slice is fetched; a literal at every call site, so each use of
- * wt_fetch compiles to its own straight-line code. */
-#define WT_INTERIOR 0   /* whole tile inside A and B: bare float4 loads */
-#define WT_EDGE 1       /* tile crosses M or N, slice inside K: see below */
-#define WT_TAIL 2       /* the last, partial K slice: every element checked */
-
 /* Fetch this work-item's share of the next K slice into registers.  A and B
- * point at the slice's corner.
+ * point at the slice's corner; `guarded` is a literal at every call site.
  *
- * An edge tile must not cost more than an interior one: every work-group of a
- * 1000^3 problem runs at once, so the slowest decides the time.  WT_EDGE
- * therefore keeps A's loads bare: a row past M is clamped to the last real row
- * (its products land in rows of C that are never stored), so the load is valid
- * and needs no test.  B's columns past N cannot be clamped that way (a float4
- * straddling N may run past the buffer), but whether this work-item's float4
- * is whole, partial or outside depends only on its column, which is the same
- * in every slice: the test is uniform in all but one warp.  Only WT_TAIL,
- * taken once per tile when BK does not divide K, checks k as well. */
+ * Unguarded, the loads are bare float4s at clamped places: a row of A past M
+ * reads the last real row, a float4 of B past N the last real float4 (there
+ * is one: this path is taken only when 4 divides N).  Their products land in
+ * rows and columns of C that are never stored, and no test or branch enters
+ * the loop.  That matters because every group of a mid-sized problem runs at
+ * once, so the slowest sets the time: with the element-wise guards in every K
+ * step an edge group cost a 1000^3 problem 16% against 1024^3 on the same tile
+ * grid (H100).  Guarded (the last, partial K slice, and edge columns when 4
+ * does not divide N), elements outside A and B read as zero. */
 inline void wt_fetch(float4 *ra, float4 *rb,
                      __global const float *A, const int lda,
                      __global const float *B, const int ldb,
                      const int rows_left, const int cols_left, const int k_left,
-                     const int tid, const int mode)
+                     const int tid, const bool guarded)
 {
 #pragma unroll
     for (int i = 0; i < WT_A_LOADS; ++i) {
         int r, kq;
         wt_a_coords(tid, i, &r, &kq);
-        if (mode == WT_TAIL)
+        if (guarded)
             ra[i] = wt_load4(A + r * lda + 4 * kq, r < rows_left ? k_left - 4 * kq : 0, true);
-        else if (mode == WT_EDGE)
-            ra[i] = wt_load4(A + min(r, rows_left - 1) * lda + 4 * kq, 4, false);
         else
-            ra[i] = wt_load4(A + r * lda + 4 * kq, 4, false);
+            ra[i] = wt_load4(A + min(r, rows_left - 1) * lda + 4 * kq, 4, false);
     }
 #pragma unroll
     for (int i = 0; i < WT_B_LOADS; ++i) {
         const int e = tid + i * WT_THREADS;
         const int k = e / (BN / 4), c = (e % (BN / 4)) * 4;
-        if (mode == WT_TAIL)
+        if (guarded)
             rb[i] = wt_load4(B + k * ldb + c, k < k_left ? cols_left - c : 0, true);
-        else if (mode == WT_EDGE)
-            rb[i] = wt_load4(B + k * ldb + c, cols_left - c, true);
         else
-            rb[i] = wt_load4(B + k * ldb + c, 4, false);
+            rb[i] = wt_load4(B + k * ldb + min(c, cols_left - 4), 4, false);
     }
 }
 
@@ -256,32 +244,6 @@ inline void wt_store4(__global float *c, const float4 acc, const float alpha, co
     }
 }
 
-/* One K slice of outer products out of local memory: as and bs point at
- * this work-item's first float4 of A and of B in the stage. */
-inline void wt_compute(float4 acc[TM][WT_WNITER], __local const float4 *as,
-                       __local const float4 *bs)
-{
-#pragma unroll
-    for (int k = 0; k < BK; ++k) {
-        float4 a[WT_WMITER], b[WT_WNITER];
-#pragma unroll
-        for (int i = 0; i < WT_WMITER; ++i)
-            a[i] = as[k * (WT_AS_ROW / 4) + i * WT_WTM];
-#pragma unroll
-        for (int j = 0; j < WT_WNITER; ++j)
-            b[j] = bs[k * (BN / 4) + j * WT_WTN];
-#pragma unroll
-        for (int i = 0; i < WT_WMITER; ++i)
-#pragma unroll
-            for (int j = 0; j < WT_WNITER; ++j) {
-                acc[4 * i + 0][j] = fma((float4)(a[i].x), b[j], acc[4 * i + 0][j]);
-                acc[4 * i + 1][j] = fma((float4)(a[i].y), b[j], acc[4 * i + 1][j]);
-                acc[4 * i + 2][j] = fma((float4)(a[i].z), b[j], acc[4 * i + 2][j]);
-                acc[4 * i + 3][j] = fma((float4)(a[i].w), b[j], acc[4 * i + 3][j]);
-            }
-    }
-}
-
 __kernel __attribute__((reqd_work_group_size(WT_TX, WT_TY, 1)))
 void gemm_warp_tiled(const int M, const int N, const int K, const float alpha,
                      __global const float *restrict A, const int offA, const int lda,
@@ -310,7 +272,11 @@ void gemm_warp_tiled(const int M, const int N, const int K, const float alpha,
     B += offB + col0;
     C += offC + row0 * ldc + col0;
 
-    const bool edge = rows_left < BM || cols_left < BN;   /* decided once per group */
+    /* Decided once per group: whether the tile crosses M or N (guarded
+     * stores), and whether its loads need guards beyond the clamping (only
+     * columns past N when 4 does not divide N; see wt_fetch). */
+    const bool edge = rows_left < BM || cols_left < BN;
+    const bool guard = cols_left < BN && (N & 3) != 0;
 
     float4 acc[TM][WT_WNITER];
 #pragma unroll
@@ -321,54 +287,67 @@ void gemm_warp_tiled(const int M, const int N, const int K, const float alpha,
 
     float4 ra[WT_A_LOADS], rb[WT_B_LOADS];
 
-    /* Slices [0, kfull) are whole; when BK does not divide K one partial
-     * slice follows, handled after the loop so that the loop itself only
-     * knows interior and edge tiles. */
-    const int kfull = K - K % BK;
-
     /* Prologue: slice 0 into stage 0. */
-    if (kfull == 0)
-        wt_fetch(ra, rb, A, lda, B, ldb, rows_left, cols_left, K, tid, WT_TAIL);
-    else if (edge)
-        wt_fetch(ra, rb, A, lda, B, ldb, rows_left, cols_left, BK, tid, WT_EDGE);
+    if (guard || K < BK)
+        wt_fetch(ra, rb, A, lda, B, ldb, rows_left, cols_left, K, tid, true);
     else
-        wt_fetch(ra, rb, A, lda, B, ldb, BM, BN, BK, tid, WT_INTERIOR);
+        wt_fetch(ra, rb, A, lda, B, ldb, rows_left, cols_left, BK, tid, false);
     wt_stash((__local float *)As4[0], Bs4[0][0], ra, rb, tid);
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    /* The K loop over whole slices, unrolled over the two stages: each
-     * stage's local-memory addresses are then fixed offsets from one base, and
-     * no register has to remember which buffer is current. */
-    for (int k00 = 0; k00 < kfull; k00 += 2 * BK) {
+    /* The K loop, unrolled over the two stages: each stage's local-memory
+     * addresses are then fixed offsets from one base, and no register has to
+     * remember which buffer is current. */
+    for (int k00 = 0; k00 < K; k00 += 2 * BK) {
 #pragma unroll
         for (int stage = 0; stage < 2; ++stage) {
             const int k0 = k00 + stage * BK;
-            if (k0 >= kfull)
+            if (k0 >= K)
                 break;
             const int k_next = k0 + BK;
-            const bool more = k_next < kfull;
+            const bool more = k_next < K;
 
             /* Issue the loads of the next slice; they complete while we compute. */
             if (PREFETCH && more) {
-                if (edge)
+                if (guard || K - k_next < BK)
                     wt_fetch(ra, rb, A + k_next, lda, B + k_next * ldb, ldb,
-                             rows_left, cols_left, BK, tid, WT_EDGE);
+                             rows_left, cols_left, K - k_next, tid, true);
                 else
                     wt_fetch(ra, rb, A + k_next, lda, B + k_next * ldb, ldb,
-                             BM, BN, BK, tid, WT_INTERIOR);
+                             rows_left, cols_left, BK, tid, false);
             }
 
-            wt_compute(acc, &As4[stage][0][a_col], &Bs4[stage][0][b_col]);
+            __local const float4 *as = &As4[stage][0][a_col];
+            __local const float4 *bs = &Bs4[stage][0][b_col];
+#pragma unroll
+            for (int k = 0; k < BK; ++k) {
+                float4 a[WT_WMITER], b[WT_WNITER];
+#pragma unroll
+                for (int i = 0; i < WT_WMITER; ++i)
+                    a[i] = as[k * (WT_AS_ROW / 4) + i * WT_WTM];
+#pragma unroll
+                for (int j = 0; j < WT_WNITER; ++j)
+                    b[j] = bs[k * (BN / 4) + j * WT_WTN];
+#pragma unroll
+                for (int i = 0; i < WT_WMITER; ++i)
+#pragma unroll
+                    for (int j = 0; j < WT_WNITER; ++j) {
+                        acc[4 * i + 0][j] = fma((float4)(a[i].x), b[j], acc[4 * i + 0][j]);
+                        acc[4 * i + 1][j] = fma((float4)(a[i].y), b[j], acc[4 * i + 1][j]);
+                        acc[4 * i + 2][j] = fma((float4)(a[i].z), b[j], acc[4 * i + 2][j]);
+                        acc[4 * i + 3][j] = fma((float4)(a[i].w), b[j], acc[4 * i + 3][j]);
+                    }
+            }
 
             /* PREFETCH=0: load the next slice only now (fewer live registers,
              * no overlap inside the work-group). */
             if (!PREFETCH && more) {
-                if (edge)
+                if (guard || K - k_next < BK)
                     wt_fetch(ra, rb, A + k_next, lda, B + k_next * ldb, ldb,
-                             rows_left, cols_left, BK, tid, WT_EDGE);
+                             rows_left, cols_left, K - k_next, tid, true);
                 else
                     wt_fetch(ra, rb, A + k_next, lda, B + k_next * ldb, ldb,
-                             BM, BN, BK, tid, WT_INTERIOR);
+                             rows_left, cols_left, BK, tid, false);
             }
             /* The other stage was last read before the previous barrier, which
              * every work-item has passed: it is free to fill. */
@@ -376,20 +355,6 @@ void gemm_warp_tiled(const int M, const int N, const int K, const float alpha,
                 wt_stash((__local float *)As4[stage ^ 1], Bs4[stage ^ 1][0], ra, rb, tid);
             barrier(CLK_LOCAL_MEM_FENCE);
         }
-    }
-
-    /* The partial slice, unpipelined (once per tile): slice j sits in stage
-     * j % 2, so it goes to the stage after the last whole slice's, which was
-     * last read two barriers ago.  With no whole slice the prologue loaded it. */
-    if (kfull < K) {
-        const int s = (kfull / BK) % 2;
-        if (kfull > 0) {
-            wt_fetch(ra, rb, A + kfull, lda, B + kfull * ldb, ldb,
-                     rows_left, cols_left, K - kfull, tid, WT_TAIL);
-            wt_stash((__local float *)As4[s], Bs4[s][0], ra, rb, tid);
-            barrier(CLK_LOCAL_MEM_FENCE);
-        }
-        wt_compute(acc, &As4[s][0][a_col], &Bs4[s][0][b_col]);
     }
 
 #pragma unroll
