@@ -38,11 +38,17 @@
  *     With BK = 16 the same code needs 137 registers and runs at 38.4
  *     TFLOP/s, below step 6: on this GPU the pipeline pays only within budget.
  *
- *  5. Edges at the price of the interior.  All groups of a mid-sized problem
- *     run at once, so one slow edge group sets the time.  Edge groups clamp
- *     their loads instead of testing them (see wt_fetch); only the last K
- *     slice when BK does not divide K, and edge columns when 4 does not divide
- *     N, take the element-wise guarded path.  Stores are guarded on edge tiles.
+ *  5. Edges at the price of the interior (CLAMP=1).  All groups of a
+ *     mid-sized problem run at once, so one slow edge group sets the time.
+ *     Edge groups clamp their loads instead of testing them (see wt_fetch);
+ *     only the last K slice when BK does not divide K, and edge columns when 4
+ *     does not divide N, take the element-wise guarded path.  On the H100 this
+ *     took 1000^3 from 88% to 95% of the time of 1024^3 on the same tile grid
+ *     (M, N and K alone odd: within 2%, against 4-10% with guards).  It costs
+ *     about 3 registers, which the 127-register 128 x 128 tile cannot spare
+ *     (130 registers, one group per SM: 4096^3 fell from 46.8 to 37.5
+ *     TFLOP/s), so it is a tuning parameter: the database picks it per size.
+ *     Stores are guarded on edge tiles either way.
  * Requires offA, offB, offC, lda, ldb and ldc to be multiples of 4 (float4
  * alignment); M, N and K are arbitrary, and padding past a row's end is never
  * read.
@@ -65,6 +71,8 @@
  *            the H200 between 0, 4 and 8)
  *   PREFETCH 1: load the next slice before computing the current one (the
  *            pipeline); 0: load it after, holding nothing across the FMAs
+ *   CLAMP    1: edge tiles clamp their loads (branch-free, about 3 more
+ *            registers); 0: edge tiles take the guarded loads in every K step
  * The work-group is (BN/TN) x (BM/TM) work-items, (BM/WM) * (BN/WN) warps. */
 #ifndef BM
 #define BM 128
@@ -98,6 +106,9 @@
 #endif
 #ifndef PREFETCH
 #define PREFETCH 1
+#endif
+#ifndef CLAMP
+#define CLAMP 0
 #endif
 
 #define WT_TX (BN / TN)                 /* work-items along dimension 0 */
@@ -176,15 +187,13 @@ inline void wt_a_coords(const int tid, const int i, int *r, int *kq)
 /* Fetch this work-item's share of the next K slice into registers.  A and B
  * point at the slice's corner; `guarded` is a literal at every call site.
  *
- * Unguarded, the loads are bare float4s at clamped places: a row of A past M
- * reads the last real row, a float4 of B past N the last real float4 (there
- * is one: this path is taken only when 4 divides N).  Their products land in
- * rows and columns of C that are never stored, and no test or branch enters
- * the loop.  That matters because every group of a mid-sized problem runs at
- * once, so the slowest sets the time: with the element-wise guards in every K
- * step an edge group cost a 1000^3 problem 16% against 1024^3 on the same tile
- * grid (H100).  Guarded (the last, partial K slice, and edge columns when 4
- * does not divide N), elements outside A and B read as zero. */
+ * Unguarded, the loads are bare float4s.  With CLAMP=1 that includes edge
+ * tiles, at clamped places: a row of A past M reads the last real row, a
+ * float4 of B past N the last real float4 (there is one: edge tiles come
+ * here only when 4 divides N).  Their products land in rows and columns of C
+ * that are never stored, so no test or branch enters the loop.  Guarded (the
+ * last, partial K slice; edge tiles with CLAMP=0 or when 4 does not divide
+ * N), elements outside A and B read as zero. */
 inline void wt_fetch(float4 *ra, float4 *rb,
                      __global const float *A, const int lda,
                      __global const float *B, const int ldb,
@@ -198,7 +207,7 @@ inline void wt_fetch(float4 *ra, float4 *rb,
         if (guarded)
             ra[i] = wt_load4(A + r * lda + 4 * kq, r < rows_left ? k_left - 4 * kq : 0, true);
         else
-            ra[i] = wt_load4(A + min(r, rows_left - 1) * lda + 4 * kq, 4, false);
+            ra[i] = wt_load4(A + (CLAMP ? min(r, rows_left - 1) : r) * lda + 4 * kq, 4, false);
     }
 #pragma unroll
     for (int i = 0; i < WT_B_LOADS; ++i) {
@@ -207,7 +216,7 @@ inline void wt_fetch(float4 *ra, float4 *rb,
         if (guarded)
             rb[i] = wt_load4(B + k * ldb + c, k < k_left ? cols_left - c : 0, true);
         else
-            rb[i] = wt_load4(B + k * ldb + min(c, cols_left - 4), 4, false);
+            rb[i] = wt_load4(B + k * ldb + (CLAMP ? min(c, cols_left - 4) : c), 4, false);
     }
 }
 
@@ -276,7 +285,7 @@ void gemm_warp_tiled(const int M, const int N, const int K, const float alpha,
      * stores), and whether its loads need guards beyond the clamping (only
      * columns past N when 4 does not divide N; see wt_fetch). */
     const bool edge = rows_left < BM || cols_left < BN;
-    const bool guard = cols_left < BN && (N & 3) != 0;
+    const bool guard = CLAMP ? cols_left < BN && (N & 3) != 0 : edge;
 
     float4 acc[TM][WT_WNITER];
 #pragma unroll

@@ -22,7 +22,7 @@ static const algo_def registry[] = {
         "BM=128 BN=128 BK=16 TM=8 TN=8 VEC=4", 4, "fp32" },
       "06_block_tiled_vectorized.cl", "gemm_block_tiled_vectorized", false, false },
     { { "warp_tiled", "warp tile between work-group and thread tiles, double-buffered local memory",
-        "BM=128 BN=128 BK=8 TM=8 TN=8 WM=128 WN=16 VEC=4", 4, "fp32" },
+        "BM=128 BN=128 BK=8 TM=8 TN=8 WM=128 WN=16 VEC=4 CLAMP=0", 4, "fp32" },
       "07_warp_tiled.cl", "gemm_warp_tiled", false, false },
     { { "tensor_core", "matrix hardware: mma.sync TF32 on NVIDIA, DPAS on Intel, MFMA on AMD",
         "BM=128 BN=128 BK=16 WM=64 WN=32 TM=16 TN=4", 4, "tf32" },

@@ -52,7 +52,10 @@ def warp_tiled_space(quick):
             continue
         if quick and (BK == 32 or TM * TN < 32):
             continue
-        yield 'BM=%d,BN=%d,BK=%d,TM=%d,TN=%d,WM=%d,WN=%d' % (BM, BN, BK, TM, TN, WM, WN)
+        # CLAMP: edge tiles' loads clamped (3 more registers) or guarded; see cl/07.
+        for clamp in (0, 1):
+            yield 'BM=%d,BN=%d,BK=%d,TM=%d,TN=%d,WM=%d,WN=%d,CLAMP=%d' % (
+                BM, BN, BK, TM, TN, WM, WN, clamp)
 
 
 SPACES = {
