@@ -30,6 +30,9 @@ static const algo_def registry[] = {
     { { "tensor_core_tf32x3", "tensor cores at fp32 accuracy: hi/lo TF32 split, three products",
         "BM=128 BN=128 BK=16 WM=64 WN=32 TM=16 TN=4 SPLIT=1", 4, "tf32x3" },
       "08_tensor_core.cl", "gemm_tensor_core", false, true },
+    { { "wgmma", "Hopper warpgroup MMA: wgmma TF32 on operands in local memory (sm_90a)",
+        "BM=64 BN=256 BK=8 WGN=256 STAGES=4 WAIT=1 ROUND=1 TM=8 TN=16", 4, "tf32" },
+      "09_wgmma.cl", "gemm_wgmma", false, true },
 };
 
 const algo_def *algos_all(size_t *count)

@@ -10,7 +10,9 @@
 #include "cache.h"
 #include "clgemm.h"
 #include "clgemm_config.h"
+#include "backend.h"
 #include "device.h"
+#include "dtype.h"
 #include "gemm.h"
 #include "tuning.h"
 
@@ -19,6 +21,7 @@
 struct ctx_plan {
     struct ctx_plan *next;
     size_t algo;
+    int dtype; /* clgemm_dtype of A and B */
     char overrides[192];
     plan_status status;
     gemm_plan plan;
@@ -258,20 +261,22 @@ const char *clgemm_cache_dir(void) { return cache_dir(); }
 /* ---- plans and GEMMs -------------------------------------------------------------- */
 
 /* NULL only when out of host memory. */
-static struct ctx_plan *plan_for(clgemm_context *ctx, size_t index, const char *overrides)
+static struct ctx_plan *plan_for(clgemm_context *ctx, size_t index, int dtype,
+                                 const char *overrides)
 {
     pthread_mutex_lock(&ctx->build);
     struct ctx_plan *p = ctx->plans;
-    while (p && !(p->algo == index && strcmp(p->overrides, overrides) == 0))
+    while (p && !(p->algo == index && p->dtype == dtype && strcmp(p->overrides, overrides) == 0))
         p = p->next;
     if (!p && (p = calloc(1, sizeof *p))) {
         size_t n;
         const algo_def *all = algos_all(&n);
         errbuf e = { "" };
         p->algo = index;
+        p->dtype = dtype;
         snprintf(p->overrides, sizeof p->overrides, "%s", overrides);
         pthread_mutex_init(&p->enqueue, NULL);
-        p->status = gemm_plan_create(&p->plan, ctx->ctx, ctx->dev, &all[index],
+        p->status = gemm_plan_create(&p->plan, ctx->ctx, ctx->dev, &all[index], dtype,
                                      *overrides ? overrides : NULL, &p->log, &e);
         snprintf(p->why, sizeof p->why, "%s", e.msg);
         p->next = ctx->plans;
@@ -353,16 +358,25 @@ clgemm_status clgemm_resolve(clgemm_context *ctx, const char *algorithm, size_t 
 
 clgemm_status clgemm_prepare(clgemm_context *ctx, const char *algorithm, clgemm_build_info *info)
 {
+    return clgemm_prepare_dtype(ctx, algorithm, CLGEMM_F32, info);
+}
+
+clgemm_status clgemm_prepare_dtype(clgemm_context *ctx, const char *algorithm,
+                                   clgemm_dtype dtype, clgemm_build_info *info)
+{
     if (info)
         memset(info, 0, sizeof *info);
     if (!ctx || !algorithm)
         return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "clgemm_prepare: NULL argument");
+    if (!clgemm_dtype_name(dtype))
+        return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "clgemm_prepare: unknown dtype %d",
+                    (int)dtype);
     size_t index;
     char overrides[192];
     clgemm_status st = parse_algorithm(algorithm, &index, overrides, sizeof overrides);
     if (st != CLGEMM_SUCCESS)
         return st;
-    struct ctx_plan *p = plan_for(ctx, index, overrides);
+    struct ctx_plan *p = plan_for(ctx, index, (int)dtype, overrides);
     if (!p)
         return fail(CLGEMM_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
     if (info) {
@@ -378,9 +392,9 @@ clgemm_status clgemm_prepare(clgemm_context *ctx, const char *algorithm, clgemm_
     return plan_status_to_api(p, algorithm);
 }
 
-/* The operand must fit 32-bit indexing and its buffer. */
+/* The operand must fit 32-bit indexing and its buffer (of elements of `elem` bytes). */
 static clgemm_status check_operand(const char *what, cl_mem buf, size_t off, size_t ld,
-                                   size_t rows, size_t cols, gemm_operand *out)
+                                   size_t rows, size_t cols, size_t elem, gemm_operand *out)
 {
     if (!buf)
         return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "%s: NULL buffer", what);
@@ -391,7 +405,7 @@ static clgemm_status check_operand(const char *what, cl_mem buf, size_t off, siz
         (rows - 1) > ((size_t)INT_MAX - off - cols) / ld)
         return fail(CLGEMM_ERROR_INVALID_ARGUMENT,
                     "%s: more than 2^31 elements, beyond 32-bit indexing", what);
-    size_t need = (off + (rows - 1) * ld + cols) * sizeof(float), have = 0;
+    size_t need = (off + (rows - 1) * ld + cols) * elem, have = 0;
     cl_int err = clGetMemObjectInfo(buf, CL_MEM_SIZE, sizeof have, &have, NULL);
     if (err != CL_SUCCESS)
         return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "%s: clGetMemObjectInfo failed: %s", what,
@@ -415,9 +429,9 @@ clgemm_status clgemm_sgemm(clgemm_context *ctx, const char *algorithm, size_t M,
                     M, N, K);
     gemm_operand a, b, c;
     clgemm_status st;
-    if ((st = check_operand("A", A, offA, lda, M, K, &a)) != CLGEMM_SUCCESS ||
-        (st = check_operand("B", B, offB, ldb, K, N, &b)) != CLGEMM_SUCCESS ||
-        (st = check_operand("C", C, offC, ldc, M, N, &c)) != CLGEMM_SUCCESS)
+    if ((st = check_operand("A", A, offA, lda, M, K, sizeof(float), &a)) != CLGEMM_SUCCESS ||
+        (st = check_operand("B", B, offB, ldb, K, N, sizeof(float), &b)) != CLGEMM_SUCCESS ||
+        (st = check_operand("C", C, offC, ldc, M, N, sizeof(float), &c)) != CLGEMM_SUCCESS)
         return st;
 
     struct ctx_plan *p = NULL;
@@ -430,7 +444,7 @@ clgemm_status clgemm_sgemm(clgemm_context *ctx, const char *algorithm, size_t M,
         size_t index;
         char overrides[192];
         if (parse_algorithm(tuned, &index, overrides, sizeof overrides) == CLGEMM_SUCCESS) {
-            struct ctx_plan *q = plan_for(ctx, index, overrides);
+            struct ctx_plan *q = plan_for(ctx, index, CLGEMM_F32, overrides);
             if (q && q->status == PLAN_OK && gemm_plan_accepts(&q->plan, a, b, c, &e))
                 p = q;
         }
@@ -441,7 +455,7 @@ clgemm_status clgemm_sgemm(clgemm_context *ctx, const char *algorithm, size_t M,
         if ((st = parse_algorithm(algorithm, &index, overrides, sizeof overrides)) !=
             CLGEMM_SUCCESS)
             return st;
-        if (!(p = plan_for(ctx, index, overrides)))
+        if (!(p = plan_for(ctx, index, CLGEMM_F32, overrides)))
             return fail(CLGEMM_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
         if (p->status != PLAN_OK)
             return plan_status_to_api(p, algorithm);
@@ -451,13 +465,93 @@ clgemm_status clgemm_sgemm(clgemm_context *ctx, const char *algorithm, size_t M,
         for (size_t i = clgemm_algorithm_count(); i-- > 0 && !p;) {
             if (strcmp(clgemm_algorithm(i)->precision, "fp32") != 0)
                 continue; /* as in clgemm_resolve: no change of arithmetic unasked */
-            struct ctx_plan *q = plan_for(ctx, i, "");
+            struct ctx_plan *q = plan_for(ctx, i, CLGEMM_F32, "");
             if (q && q->status == PLAN_OK && gemm_plan_accepts(&q->plan, a, b, c, &e))
                 p = q;
         }
         if (!p)
             return fail(CLGEMM_ERROR_UNSUPPORTED, "no algorithm runs on this device");
     }
+    gemm_shape s = { (int)M, (int)N, (int)K };
+    pthread_mutex_lock(&p->enqueue);
+    int rc = gemm_enqueue(&p->plan, queue ? queue : ctx->queue, s, alpha, a, b, beta, c, event,
+                          &e);
+    pthread_mutex_unlock(&p->enqueue);
+    if (rc != 0)
+        return fail(CLGEMM_ERROR_OPENCL, "%s", e.msg);
+    return ok();
+}
+
+/* ---- 16-bit inputs ---------------------------------------------------------------- */
+
+const char *clgemm_dtype_name(clgemm_dtype dtype)
+{
+    switch (dtype) {
+    case CLGEMM_F32: return "f32";
+    case CLGEMM_F16: return "f16";
+    case CLGEMM_BF16: return "bf16";
+    }
+    return NULL;
+}
+
+cl_ushort clgemm_float_to_16bit(float x, clgemm_dtype dtype)
+{
+    return dtype == CLGEMM_F16 ? f32_to_f16_bits(x) : f32_to_bf16_bits(x);
+}
+
+float clgemm_16bit_to_float(cl_ushort bits, clgemm_dtype dtype)
+{
+    return dtype == CLGEMM_F16 ? f16_bits_to_f32(bits) : bf16_bits_to_f32(bits);
+}
+
+int clgemm_algorithm_has_dtype(const char *algorithm, clgemm_dtype dtype)
+{
+    size_t index;
+    char overrides[192];
+    if (!algorithm || !clgemm_dtype_name(dtype) ||
+        parse_algorithm(algorithm, &index, overrides, sizeof overrides) != CLGEMM_SUCCESS)
+        return 0;
+    size_t n;
+    const algo_def *all = algos_all(&n);
+    return dtype == CLGEMM_F32 || backend_has_16bit(&all[index]);
+}
+
+clgemm_status clgemm_gemm_16bit(clgemm_context *ctx, const char *algorithm, clgemm_dtype dtype,
+                                size_t M, size_t N, size_t K, float alpha, cl_mem A,
+                                size_t offA, size_t lda, cl_mem B, size_t offB, size_t ldb,
+                                float beta, cl_mem C, size_t offC, size_t ldc,
+                                cl_command_queue queue, cl_event *event)
+{
+    if (!ctx)
+        return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "clgemm_gemm_16bit: NULL context");
+    if (dtype != CLGEMM_F16 && dtype != CLGEMM_BF16)
+        return fail(CLGEMM_ERROR_INVALID_ARGUMENT,
+                    "clgemm_gemm_16bit: dtype must be CLGEMM_F16 or CLGEMM_BF16 (fp32 data: "
+                    "clgemm_sgemm)");
+    if (M < 1 || N < 1 || K < 1 || M > INT_MAX || N > INT_MAX || K > INT_MAX)
+        return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "sizes must be 1..2^31-1, got %zux%zux%zu",
+                    M, N, K);
+    gemm_operand a, b, c;
+    clgemm_status st;
+    if ((st = check_operand("A", A, offA, lda, M, K, sizeof(cl_ushort), &a)) != CLGEMM_SUCCESS ||
+        (st = check_operand("B", B, offB, ldb, K, N, sizeof(cl_ushort), &b)) != CLGEMM_SUCCESS ||
+        (st = check_operand("C", C, offC, ldc, M, N, sizeof(float), &c)) != CLGEMM_SUCCESS)
+        return st;
+    /* No tuning lookup and no fallback: one kernel takes 16-bit data, and a wrong guess
+     * would change the arithmetic. */
+    const char *name = algorithm ? algorithm : "tensor_core";
+    size_t index;
+    char overrides[192];
+    if ((st = parse_algorithm(name, &index, overrides, sizeof overrides)) != CLGEMM_SUCCESS)
+        return st;
+    struct ctx_plan *p = plan_for(ctx, index, (int)dtype, overrides);
+    if (!p)
+        return fail(CLGEMM_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+    if (p->status != PLAN_OK)
+        return plan_status_to_api(p, name);
+    errbuf e = { "" };
+    if (!gemm_plan_accepts(&p->plan, a, b, c, &e))
+        return fail(CLGEMM_ERROR_UNSUPPORTED, "%s: %s", name, e.msg);
     gemm_shape s = { (int)M, (int)N, (int)K };
     pthread_mutex_lock(&p->enqueue);
     int rc = gemm_enqueue(&p->plan, queue ? queue : ctx->queue, s, alpha, a, b, beta, c, event,

@@ -1,4 +1,5 @@
 #include "backend.h"
+#include "program.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
  * tests/test_vendor_compile.sh; no such GPU has run them yet). */
 #define INTEL_FILE "tensor_core_intel.cl"
 #define AMD_FILE "tensor_core_amd.cl"
+#define WGMMA_FILE "09_wgmma.cl"
 
 static bool emulation_requested(void)
 {
@@ -34,12 +36,40 @@ static size_t smallest_subgroup(const device_info *dev)
     return smallest;
 }
 
+/* Hopper's warpgroup MMA (cl/09_wgmma.cl): wgmma exists only on sm_90a, which NVIDIA's
+ * OpenCL compiler does not target by itself, so the build goes through the PTX post-pass of
+ * host/program.c (PROGRAM_SM90A_OPTION).  No other vendor has this instruction; the emulation
+ * runs the same kernel anywhere, slowly. */
+static int choose_wgmma(const device_info *dev, backend_choice *out, errbuf *e)
+{
+    if (dev->nv_cc_major == 9) {
+        out->name = "nvidia wgmma (sm_90a)";
+        out->options = "-cl-std=CL1.2 " PROGRAM_SM90A_OPTION;
+        return 0;
+    }
+    if (emulation_requested()) {
+        out->name = "emulated wgmma";
+        out->options = "-cl-std=CL1.2 -DCLGEMM_EMULATE_WGMMA=1";
+        return 0;
+    }
+    if (dev->nv_cc_major >= 0)
+        err_set(e, "needs matrix hardware with wgmma: NVIDIA compute capability 9.x (Hopper), "
+                   "this GPU is %d.%d (CLGEMM_EMULATE_MATRIX=1 emulates it, slowly)",
+                dev->nv_cc_major, dev->nv_cc_minor);
+    else
+        err_set(e, "needs matrix hardware with wgmma: NVIDIA compute capability 9.x (Hopper) "
+                   "(CLGEMM_EMULATE_MATRIX=1 emulates it, slowly)");
+    return -1;
+}
+
 int backend_choose(const device_info *dev, const algo_def *algo, bool split, backend_choice *out,
                    errbuf *e)
 {
     *out = (backend_choice){ algo->file, "opencl", algo->desc.precision, "-cl-std=CL1.2" };
     if (!algo->matrix_units)
         return 0;
+    if (strcmp(algo->file, WGMMA_FILE) == 0)
+        return choose_wgmma(dev, out, e);
     if (dev->nv_cc_major >= 8) {
         out->name = "nvidia mma.sync";
         return 0;
@@ -66,6 +96,59 @@ int backend_choose(const device_info *dev, const algo_def *algo, bool split, bac
     }
     err_set(e, "needs matrix hardware: NVIDIA sm_80+ (mma.sync), Intel "
                "cl_intel_subgroup_matrix_multiply_accumulate, or AMD gfx90a/gfx942/gfx11 "
+               "(CLGEMM_EMULATE_MATRIX=1 emulates it, slowly)");
+    return -1;
+}
+
+/* The algorithms with a 16-bit kernel: the registry row stays the fp32 one (its name, summary
+ * and ld_multiple), and --dtype f16/bf16 swaps in this file, kernel and defaults.  The
+ * defaults are those of the file (64 x 64 warp tiles, four warps, BK = 32). */
+static const struct {
+    const char *algorithm, *file, *kernel, *defaults;
+} kernels16[] = {
+    { "tensor_core", "08_tensor_core_f16.cl", "gemm_tensor_core_f16",
+      "BM=128 BN=128 BK=32 WM=64 WN=64 TM=32 TN=4" },
+};
+
+bool backend_has_16bit(const algo_def *algo)
+{
+    for (size_t i = 0; i < sizeof kernels16 / sizeof kernels16[0]; i++)
+        if (strcmp(kernels16[i].algorithm, algo->desc.name) == 0)
+            return true;
+    return false;
+}
+
+int backend_choose_16bit(const device_info *dev, const algo_def *algo, int dtype,
+                         backend16_choice *out, errbuf *e)
+{
+    size_t i = 0;
+    while (i < sizeof kernels16 / sizeof kernels16[0] &&
+           strcmp(kernels16[i].algorithm, algo->desc.name) != 0)
+        i++;
+    if (i == sizeof kernels16 / sizeof kernels16[0]) {
+        err_set(e, "has no kernel for 16-bit inputs (only tensor_core has)");
+        return -1;
+    }
+    if (dtype != 1 && dtype != 2) {
+        err_set(e, "unknown 16-bit type %d", dtype);
+        return -1;
+    }
+    bool bf16 = dtype == 2;
+    *out = (backend16_choice){ kernels16[i].file, kernels16[i].kernel, "nvidia mma.sync",
+                               bf16 ? "bf16" : "f16", bf16 ? "-cl-std=CL1.2 -DBF16=1"
+                                                           : "-cl-std=CL1.2 -DBF16=0",
+                               kernels16[i].defaults, 8 };
+    /* As for fp32 data: the hardware where there is one, else the emulation if asked for. */
+    if (dev->nv_cc_major >= 8)
+        return 0;
+    if (emulation_requested()) {
+        out->name = "emulated mma.sync";
+        out->options = bf16 ? "-cl-std=CL1.2 -DBF16=1 -DCLGEMM_EMULATE_MMA=1"
+                            : "-cl-std=CL1.2 -DBF16=0 -DCLGEMM_EMULATE_MMA=1";
+        return 0;
+    }
+    /* Intel DPAS and AMD WMMA take f16 too, but their files read fp32 operands: not wired. */
+    err_set(e, "16-bit inputs need NVIDIA sm_80+ (mma.sync m16n8k16) so far "
                "(CLGEMM_EMULATE_MATRIX=1 emulates it, slowly)");
     return -1;
 }

@@ -17,6 +17,28 @@ double tolerance_for(const char *precision, int K)
     return tolerance_f32(K);
 }
 
+/* Whether every value of the 16-bit format `dtype` is exact in the input format of the
+ * arithmetic `precision`. */
+static bool exact_in(const char *dtype, const char *precision)
+{
+    bool f16 = strcmp(dtype, "f16") == 0, bf16 = strcmp(dtype, "bf16") == 0;
+    if (!f16 && !bf16)
+        return false;
+    if (strcmp(precision, "fp32") == 0 || strcmp(precision, "tf32") == 0 ||
+        strcmp(precision, "tf32x3") == 0)
+        return true; /* 11 and 8 significant bits, exponents within fp32's */
+    return strcmp(precision, dtype) == 0;
+}
+
+double tolerance_for_inputs(const char *precision, const char *dtype, int K)
+{
+    if (!dtype || !exact_in(dtype, precision))
+        return tolerance_for(precision, K);
+    if (strcmp(precision, "fp32") == 0)
+        return tolerance_f32(K);
+    return 2.0 * tolerance_f32(K) + 0x1.0p-20;
+}
+
 static float at(const host_matrix *m, int r, int c)
 {
     return m->data[(size_t)r * (size_t)m->ld + (size_t)c];

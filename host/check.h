@@ -46,9 +46,23 @@ double tolerance_f32(int K);
 
 /* The same per precision of the arithmetic.  Inputs rounded to an 11-bit significand (tf32,
  * f16: unit roundoff 2^-11) make each product off by at most ~2^-10 of |a*b|, so the error
- * relative to sum |a*b| is bounded by 2^-10 (+1% and the fp32 accumulation's share); bf16
- * (2^-8) by 2^-7; tf32x3 drops only the lo*lo term and the rounding of the lo parts, about
+ * relative to sum |a*b| is bounded by 2^-10 (+1% and the fp32 accumulation's share; for f16 inputs in
+ * its normal range, |x| >= 2^-14, below which its spacing is 2^-24 absolute); bf16 (2^-8,
+ * fp32's range) by 2^-7; tf32x3 drops only the lo*lo term and the rounding of the lo parts, about
  * 2^-21 of each product, so 2^-20 plus twice the fp32 tolerance.  Unknown names get fp32's. */
 double tolerance_for(const char *precision, int K);
+
+/* The same when the inputs were already rounded to `dtype` ("f32", "f16", "bf16") on the
+ * host and the reference is computed from the rounded values.  Where every value of dtype
+ * is exact in the arithmetic's input format (f16 in f16, tf32 and fp32; bf16 in bf16, tf32
+ * and fp32) nothing is lost to input rounding, and a product of two such values is exact in
+ * fp32 (at most 22 significant bits), so only the accumulation errs: fp32 rows keep fp32's
+ * tolerance; matrix-unit rows (tf32, tf32x3, f16, bf16) get tf32x3's 2^-20 plus twice fp32's,
+ * because tensor cores do not round their fp32 sums to nearest (they truncate while aligning
+ * the addends, Fasi et al. 2021; tf32x3, whose error is the same accumulation, measured
+ * 3.1e-6 at K = 4096 on the H100 against that bound's 1.6e-5).  A lost k term (about 4/K)
+ * stays above it up to K ~ 40000 (8 times above at K = 16384).  Otherwise, or dtype "f32" or NULL,
+ * tolerance_for(precision, K). */
+double tolerance_for_inputs(const char *precision, const char *dtype, int K);
 
 #endif

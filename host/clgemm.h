@@ -96,7 +96,7 @@ typedef struct clgemm_algorithm_desc {
     const char *defaults; /* default tile parameters, "BM=128 BN=128 ..." */
     int ld_multiple;      /* leading dimensions and offsets must be multiples of this */
     const char *precision; /* of the arithmetic: "fp32", "tf32", "tf32x3" (the backend a device
-                              gets may differ: see clgemm_build_info) */
+                              gets, or 16-bit inputs, may differ: see clgemm_build_info) */
 } clgemm_algorithm_desc;
 
 CLGEMM_API size_t clgemm_algorithm_count(void);
@@ -127,7 +127,7 @@ typedef struct clgemm_build_info {
     const char *log;   /* the compiler's log when the build failed, else NULL; owned by ctx */
     const char *backend;   /* "opencl", "nvidia mma.sync", "intel dpas", "amd mfma",
                               "emulated mma.sync" */
-    const char *precision; /* "fp32", "tf32", "tf32x3", "f16" */
+    const char *precision; /* "fp32", "tf32", "tf32x3", "f16", "bf16" */
 } clgemm_build_info;
 
 /* Wherever an algorithm is named, "name:KEY=VALUE,KEY=VALUE" overrides its tile parameters
@@ -158,6 +158,46 @@ CLGEMM_API clgemm_status clgemm_sgemm(clgemm_context *ctx, const char *algorithm
  * ~/.config/clgemm/tuning.json, then the defaults shipped for measured devices. */
 CLGEMM_API clgemm_status clgemm_resolve(clgemm_context *ctx, const char *algorithm, size_t M,
                                         size_t N, size_t K, char *out, size_t size);
+
+/* ---- 16-bit inputs ----------------------------------------------------------------- */
+
+/* The storage type of A and B.  C is always float. */
+typedef enum clgemm_dtype {
+    CLGEMM_F32 = 0,  /* float */
+    CLGEMM_F16 = 1,  /* IEEE binary16 bit patterns in cl_ushort (cl_half) */
+    CLGEMM_BF16 = 2, /* bfloat16 bit patterns (the top half of a float) in cl_ushort */
+} clgemm_dtype;
+
+/* "f32", "f16", "bf16"; NULL for anything else. */
+CLGEMM_API const char *clgemm_dtype_name(clgemm_dtype dtype);
+
+/* float -> 16-bit bits, rounding to nearest, ties to even (subnormals kept; beyond the
+ * format's range +-inf; NaN stays a quiet NaN of the same sign), and back (exact).
+ * dtype must be CLGEMM_F16 or CLGEMM_BF16 (anything else converts as bf16). */
+CLGEMM_API cl_ushort clgemm_float_to_16bit(float x, clgemm_dtype dtype);
+CLGEMM_API float clgemm_16bit_to_float(cl_ushort bits, clgemm_dtype dtype);
+
+/* 1 when the algorithm ("name" or "name:params") has a kernel for inputs of this type, on
+ * some device: every algorithm for CLGEMM_F32, so far only "tensor_core" for the 16-bit
+ * types (NVIDIA mma.sync m16n8k16, sm_80 or newer, or its emulation); else 0. */
+CLGEMM_API int clgemm_algorithm_has_dtype(const char *algorithm, clgemm_dtype dtype);
+
+/* clgemm_prepare for inputs of the given type (CLGEMM_F32: the same as clgemm_prepare). */
+CLGEMM_API clgemm_status clgemm_prepare_dtype(clgemm_context *ctx, const char *algorithm,
+                                              clgemm_dtype dtype, clgemm_build_info *info);
+
+/* C = alpha * A * B + beta * C with A and B of 16-bit values (dtype CLGEMM_F16 or
+ * CLGEMM_BF16; buffers of cl_ushort) and C of floats, accumulated in fp32.  Offsets and
+ * leading dimensions count elements and must be multiples of 8 (16-byte loads).  algorithm NULL means
+ * "tensor_core".  The algorithm's 16-bit defaults are used unless parameters are given
+ * ("tensor_core:BM=128,BN=256,..."): the tuning database holds fp32 measurements and is not
+ * consulted.  Otherwise as clgemm_sgemm. */
+CLGEMM_API clgemm_status clgemm_gemm_16bit(clgemm_context *ctx, const char *algorithm,
+                                           clgemm_dtype dtype, size_t M, size_t N, size_t K,
+                                           float alpha, cl_mem A, size_t offA, size_t lda,
+                                           cl_mem B, size_t offB, size_t ldb, float beta,
+                                           cl_mem C, size_t offC, size_t ldc,
+                                           cl_command_queue queue, cl_event *event);
 
 /* The directory of the on-disk kernel cache, or NULL when the cache is off. */
 CLGEMM_API const char *clgemm_cache_dir(void);

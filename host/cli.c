@@ -71,6 +71,25 @@ static int parse_float(const char *text, float *out)
     return 0;
 }
 
+int parse_dtype(const char *text, clgemm_dtype *out, bool *tf32x3, errbuf *e)
+{
+    static const struct {
+        const char *name;
+        clgemm_dtype dtype;
+        bool tf32x3;
+    } known[] = { { "f32", CLGEMM_F32, false },  { "fp32", CLGEMM_F32, false },
+                  { "f16", CLGEMM_F16, false },  { "bf16", CLGEMM_BF16, false },
+                  { "tf32x3", CLGEMM_F32, true } };
+    for (size_t i = 0; text && i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(text, known[i].name) == 0) {
+            *out = known[i].dtype;
+            *tf32x3 = known[i].tf32x3;
+            return 0;
+        }
+    err_set(e, "bad --dtype '%s': expected f32, f16, bf16 or tf32x3", text ? text : "");
+    return -1;
+}
+
 void cli_print_help(const char *prog)
 {
     printf("usage: %s [options]\n"
@@ -93,12 +112,20 @@ void cli_print_help(const char *prog)
            "  --no-baseline      do not add the CLBlast row beside the chosen algorithm\n"
            "  --seed N           seed of the random inputs (default 42)\n"
            "  --alpha X, --beta X   scalars of the product (default 1 and 0)\n"
+           "  --dtype T          f32 (default), f16 or bf16: A and B are rounded to T on the\n"
+           "                     host (to nearest even) and the reference is computed from the\n"
+           "                     rounded values; tensor_core then runs on 16-bit buffers\n"
+           "                     (mma.sync m16n8k16, fp32 accumulation), every other algorithm\n"
+           "                     on the rounded values as fp32.  tf32x3: fp32 data, and runs\n"
+           "                     tensor_core_tf32x3 (as --algo tensor_core_tf32x3)\n"
            "  --quiet            no progress lines on stderr\n"
            "  --help, --version\n"
            "\n"
            "Verification: small problems against a full double-precision reference; large ones\n"
            "against exact sampled entries plus CLBlast's full result.  Error = max |c - ref| /\n"
-           "sum_k |a*b|; fp32 passes below 2^-24 * max(4, 2*sqrt(K)).\n"
+           "sum_k |a*b|; fp32 passes below 2^-24 * max(4, 2*sqrt(K)), tf32 and f16 arithmetic\n"
+           "on fp32 inputs below 2^-10, bf16 below 2^-7; on inputs already rounded to f16/bf16\n"
+           "(--dtype) matrix units pass below 2^-20 + twice fp32's (see README).\n"
            "Environment: CLGEMM_KERNEL_DIR=path/to/cl reads kernels from there instead of the\n"
            "copies built into the binary; CLGEMM_BUILD_OPTIONS adds compiler options (e.g.\n"
            "-cl-nv-verbose) and CLGEMM_SHOW_BUILD_LOG=1 prints every build log on stderr.\n"
@@ -129,7 +156,8 @@ static bool is_flag(const char *arg, const char *flag)
 int cli_parse(int argc, char **argv, cli_options *o, errbuf *e)
 {
     *o = (cli_options){ .check = true, .baseline = true, .iters = 0, .warmup = 2,
-                        .format = FORMAT_TABLE, .seed = 42, .alpha = 1.0f, .beta = 0.0f };
+                        .format = FORMAT_TABLE, .seed = 42, .alpha = 1.0f, .beta = 0.0f,
+                        .dtype = CLGEMM_F32 };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v;
@@ -214,6 +242,18 @@ int cli_parse(int argc, char **argv, cli_options *o, errbuf *e)
                 return -1;
             }
             o->seed = (uint64_t)n;
+        } else if (is_flag(a, "--dtype")) {
+            bool tf32x3 = false;
+            if (!(v = take_value(argc, argv, &i, "--dtype", e)) ||
+                parse_dtype(v, &o->dtype, &tf32x3, e) != 0)
+                return -1;
+            if (tf32x3) {
+                if (o->nalgos == CLI_MAX_ALGOS) {
+                    err_set(e, "at most %d --algo options", CLI_MAX_ALGOS);
+                    return -1;
+                }
+                o->algos[o->nalgos++] = "tensor_core_tf32x3";
+            }
         } else if (is_flag(a, "--alpha") || is_flag(a, "--beta")) {
             const char *flag = is_flag(a, "--alpha") ? "--alpha" : "--beta";
             if (!(v = take_value(argc, argv, &i, flag, e)))

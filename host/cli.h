@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "clerr.h"
+#include "clgemm.h"
 #include "shape.h"
 
 typedef enum output_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } output_format;
@@ -24,6 +25,7 @@ typedef struct cli_options {
     output_format format;
     uint64_t seed;
     float alpha, beta;
+    clgemm_dtype dtype; /* of A and B (--dtype); C is always fp32 */
 } cli_options;
 
 /* Exit status for bad input, as documented in --help. */
@@ -31,6 +33,10 @@ typedef struct cli_options {
 
 /* "N" or "MxNxK" with every number in 1..2^31-1; anything else is refused. */
 int parse_size(const char *text, gemm_shape *out, errbuf *e);
+
+/* --dtype: "f32" (also "fp32"), "f16", "bf16", or "tf32x3", which keeps fp32 data and sets
+ * *tf32x3 (the CLI then runs the tensor_core_tf32x3 algorithm).  0, or -1 with e set. */
+int parse_dtype(const char *text, clgemm_dtype *out, bool *tf32x3, errbuf *e);
 
 /* 0 on success; -1 with e set (one line) on bad input.  Checks the algorithm name against
  * the registry; device specs are checked later, against the devices present. */

@@ -11,13 +11,22 @@
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
 plan_status gemm_plan_create(gemm_plan *plan, cl_context ctx, const device_info *dev,
-                             const algo_def *algo, const char *overrides, char **log,
-                             errbuf *e)
+                             const algo_def *algo, int dtype, const char *overrides,
+                             char **log, errbuf *e)
 {
     memset(plan, 0, sizeof *plan);
     plan->algo = algo;
+    plan->dtype = dtype;
+    plan->ld_multiple = algo->desc.ld_multiple;
     *log = NULL;
-    if (params_parse(&plan->params, algo->desc.defaults, e) != 0 ||
+    /* 16-bit inputs: another file with its own defaults, chosen before the parameters. */
+    backend16_choice b16 = { 0 };
+    if (dtype != 0) {
+        if (backend_choose_16bit(dev, algo, dtype, &b16, e) != 0)
+            return PLAN_UNSUPPORTED;
+        plan->ld_multiple = b16.ld_multiple;
+    }
+    if (params_parse(&plan->params, dtype != 0 ? b16.defaults : algo->desc.defaults, e) != 0 ||
         (overrides && params_parse(&plan->params, overrides, e) != 0))
         return PLAN_UNSUPPORTED;
 
@@ -54,8 +63,14 @@ plan_status gemm_plan_create(gemm_plan *plan, cl_context ctx, const device_info 
     }
 
     backend_choice backend;
-    if (backend_choose(dev, algo, params_get(&plan->params, "SPLIT", 0) != 0, &backend, e) != 0)
+    const char *kernel_name = algo->kernel;
+    if (dtype != 0) {
+        backend = (backend_choice){ b16.file, b16.name, b16.precision, b16.options };
+        kernel_name = b16.kernel;
+    } else if (backend_choose(dev, algo, params_get(&plan->params, "SPLIT", 0) != 0, &backend,
+                              e) != 0) {
         return PLAN_UNSUPPORTED;
+    }
     plan->backend = backend.name;
     plan->precision = backend.precision;
     char *source = kernel_source_load(backend.file, e);
@@ -69,17 +84,19 @@ plan_status gemm_plan_create(gemm_plan *plan, cl_context ctx, const device_info 
              defines, extra ? extra : "");
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    plan->program = program_build(ctx, dev, source, options, log, &plan->from_cache, e);
+    bool unsupported = false;
+    plan->program =
+        program_build(ctx, dev, source, options, log, &plan->from_cache, &unsupported, e);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     plan->build_ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) * 1e-6;
     free(source);
     if (!plan->program)
-        return PLAN_BUILD_FAILED;
+        return unsupported ? PLAN_UNSUPPORTED : PLAN_BUILD_FAILED;
 
     cl_int st;
-    plan->kernel = clCreateKernel(plan->program, algo->kernel, &st);
+    plan->kernel = clCreateKernel(plan->program, kernel_name, &st);
     if (!plan->kernel) {
-        err_set(e, "clCreateKernel(%s) failed: %s", algo->kernel, cl_error_name(st));
+        err_set(e, "clCreateKernel(%s) failed: %s", kernel_name, cl_error_name(st));
         gemm_plan_release(plan);
         return PLAN_ERROR;
     }
@@ -115,7 +132,7 @@ void gemm_plan_release(gemm_plan *plan)
 bool gemm_plan_accepts(const gemm_plan *plan, gemm_operand A, gemm_operand B, gemm_operand C,
                        errbuf *e)
 {
-    int m = plan->algo->desc.ld_multiple;
+    int m = plan->ld_multiple;
     if (m > 1 && (A.ld % m || B.ld % m || C.ld % m || A.off % m || B.off % m || C.off % m)) {
         err_set(e, "needs leading dimensions and offsets that are multiples of %d", m);
         return false;

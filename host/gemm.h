@@ -29,13 +29,17 @@ typedef struct gemm_plan {
     double build_ms;
     bool from_cache;
     const char *backend, *precision; /* see backend.h */
+    int dtype;       /* of A and B: 0 float, 1 f16, 2 bf16 (clgemm_dtype); C is float */
+    int ld_multiple; /* offsets and leading dimensions must be multiples of this */
 } gemm_plan;
 
 /* Builds the algorithm's kernel with its registry defaults overridden by `overrides`
- * ("BM=64 TM=4", may be NULL) and checks the launch fits the device. */
+ * ("BM=64 TM=4", may be NULL) and checks the launch fits the device.  dtype 1 or 2 (f16,
+ * bf16) builds its 16-bit kernel instead (backend_choose_16bit), with that kernel's
+ * defaults; the enqueue is the same, on buffers of ushort. */
 plan_status gemm_plan_create(gemm_plan *plan, cl_context ctx, const device_info *dev,
-                             const algo_def *algo, const char *overrides, char **log,
-                             errbuf *e);
+                             const algo_def *algo, int dtype, const char *overrides,
+                             char **log, errbuf *e);
 void gemm_plan_release(gemm_plan *plan);
 
 /* Whether the plan can run on these operands (the vectorized kernels need leading

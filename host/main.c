@@ -100,6 +100,7 @@ int main(int argc, char **argv)
     req.warmup = opt.warmup;
     req.check = opt.check ? CHECK_AUTO : CHECK_NONE;
     req.seed = opt.seed;
+    req.dtype = opt.dtype;
     req.progress = !opt.quiet;
     req.algos = algos;
     req.nalgos = pick_algos(&opt, algos, sizeof algos / sizeof algos[0]);

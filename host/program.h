@@ -16,9 +16,23 @@ char *kernel_source_load(const char *file, errbuf *e);
 
 /* Builds source for one device, through the on-disk cache (cache.h) when it is on;
  * *cached says whether the binary came from there.  On a build failure *log receives the
- * compiler's log (caller frees) and NULL is returned with e naming the failure. */
+ * compiler's log (caller frees) and NULL is returned with e naming the failure.
+ *
+ * When options contain PROGRAM_SM90A_OPTION (as a word of its own), the build goes through
+ * the sm_90a post-pass of ptx_retarget.h: built from source, its PTX read back, rewritten and
+ * built again; the cache keeps the final binary.  If the device is not NVIDIA compute
+ * capability 9.x, or the driver refuses the rewritten PTX, NULL comes back with *unsupported
+ * set and the reason in e (and the second build's log in *log): the plan is "unsupported on
+ * this device", not a build failure.  *unsupported is false on every other outcome. */
 cl_program program_build(cl_context ctx, const device_info *dev, const char *source,
-                         const char *options, char **log, bool *cached, errbuf *e);
+                         const char *options, char **log, bool *cached, bool *unsupported,
+                         errbuf *e);
+
+/* The build option that asks for the sm_90a post-pass.  It is a -D define on purpose: the
+ * kernel sees it too and compiles its Hopper instructions as PTX-comment markers (see
+ * cl/wgmma.h), where without it the same file uses its portable emulation. */
+#define PROGRAM_SM90A_OPTION "-DCLGEMM_PTX_SM90A=1"
+bool program_wants_sm90a(const char *options);
 
 /* Options every kernel is built with, before its backend's (-cl-std, see backend.h) and its
  * -D parameters. */

@@ -22,8 +22,14 @@ static void print_table(FILE *out, const report_entry *r)
     const run_result *res = &r->result;
     fprintf(out, "device   %s (%s, %s)\n", d->name, device_type_name(d->type), d->platform_name);
     fprintf(out, "driver   %s; %s\n", d->driver, d->version);
-    fprintf(out, "problem  C = %g*A*B + %g*C, fp32, M x N x K = %d x %d x %d\n", r->alpha,
-            r->beta, res->shape.M, res->shape.N, res->shape.K);
+    if (res->dtype == CLGEMM_F32)
+        fprintf(out, "problem  C = %g*A*B + %g*C, fp32, M x N x K = %d x %d x %d\n", r->alpha,
+                r->beta, res->shape.M, res->shape.N, res->shape.K);
+    else
+        fprintf(out, "problem  C = %g*A*B + %g*C, A and B %s (rounded on the host), C fp32, "
+                     "M x N x K = %d x %d x %d\n",
+                r->alpha, r->beta, clgemm_dtype_name(res->dtype), res->shape.M, res->shape.N,
+                res->shape.K);
     fprintf(out, "check    %s\n\n", res->check_method);
     fprintf(out, "%-24s %11s %11s %11s %10s %10s %-7s %s\n", "algorithm", "median ms", "min ms",
             "GFLOP/s", "vs CLBlast", "error", "prec", "status");
@@ -110,7 +116,8 @@ static void csv_num(FILE *out, double v)
 static void print_csv(FILE *out, const report_entry *e, size_t n)
 {
     fprintf(out, "device,platform,driver,M,N,K,algorithm,status,ms_median,ms_min,runs,gflops,"
-                 "vs_clblast,error,tolerance,precision,backend,build_ms,from_cache,params,note\n");
+                 "vs_clblast,error,tolerance,precision,backend,build_ms,from_cache,params,note,"
+                 "dtype\n");
     for (size_t j = 0; j < n; j++)
         for (size_t i = 0; i < e[j].result.nrows; i++) {
             const run_row *row = &e[j].result.rows[i];
@@ -142,7 +149,7 @@ static void print_csv(FILE *out, const report_entry *e, size_t n)
             csv_field(out, row->params);
             fputc(',', out);
             csv_field(out, row->note);
-            fputc('\n', out);
+            fprintf(out, ",%s\n", clgemm_dtype_name(e[j].result.dtype));
         }
 }
 
@@ -188,7 +195,10 @@ static void print_json(FILE *out, const report_entry *e, size_t n)
                 res->shape.M, res->shape.N, res->shape.K);
         json_num(out, "alpha", e[j].alpha);
         json_num(out, "beta", e[j].beta);
-        fprintf(out, ", \"data\": \"fp32\", \"check\": ");
+        /* "data" is the older name of "dtype", kept for readers of earlier results. */
+        fprintf(out, ", \"dtype\": \"%s\", \"data\": \"%s\", \"check\": ",
+                clgemm_dtype_name(res->dtype),
+                res->dtype == CLGEMM_F32 ? "fp32" : clgemm_dtype_name(res->dtype));
         json_string(out, res->check_method);
         fprintf(out, ", \"rows\": [");
         for (size_t i = 0; i < res->nrows; i++) {

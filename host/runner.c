@@ -40,6 +40,7 @@ run_request run_request_defaults(void)
         .ld_multiple = 32, /* 128-byte rows: aligned for every vector width we use */
         .offset = 0,
         .progress = false,
+        .dtype = CLGEMM_F32,
     };
 }
 
@@ -103,6 +104,8 @@ struct workspace {
     host_matrix A, B, C0, result, baseline;
     cl_mem dA, dB, dC;
     gemm_operand oA, oB, oC;
+    cl_mem dA16, dB16; /* 16-bit copies of A and B (--dtype f16/bf16), same layout */
+    gemm_operand oA16, oB16;
     bool have_baseline;
 };
 
@@ -119,6 +122,41 @@ static void workspace_free(struct workspace *w)
         clReleaseMemObject(w->dB);
     if (w->dC)
         clReleaseMemObject(w->dC);
+    if (w->dA16)
+        clReleaseMemObject(w->dA16);
+    if (w->dB16)
+        clReleaseMemObject(w->dB16);
+}
+
+/* Rounds a matrix to the 16-bit format in place (padding too: NaN stays NaN). */
+static void round_to_dtype(host_matrix *m, clgemm_dtype dtype)
+{
+    size_t n = host_matrix_bytes(m) / sizeof(float);
+    for (size_t i = 0; i < n; i++)
+        m->data[i] = clgemm_16bit_to_float(clgemm_float_to_16bit(m->data[i], dtype), dtype);
+}
+
+/* A 16-bit copy of a (rounded) matrix in a new buffer, `offset` elements in, with the same
+ * leading dimension, so the padding (NaN) travels too. */
+static cl_mem upload16(session *s, const host_matrix *m, int offset, clgemm_dtype dtype,
+                       errbuf *e)
+{
+    size_t count = host_matrix_bytes(m) / sizeof(float);
+    size_t bytes = (count + (size_t)offset) * sizeof(cl_ushort);
+    cl_ushort *bits = calloc(count + (size_t)offset, sizeof(cl_ushort));
+    if (!bits) {
+        err_set(e, "out of host memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < count; i++)
+        bits[(size_t)offset + i] = clgemm_float_to_16bit(m->data[i], dtype);
+    cl_int st;
+    cl_mem buf = clCreateBuffer(s->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, bits,
+                                &st);
+    if (!buf)
+        err_set(e, "clCreateBuffer(%zu bytes) failed: %s", bytes, cl_error_name(st));
+    free(bits);
+    return buf;
 }
 
 static int upload(cl_command_queue q, cl_mem buf, int offset, const host_matrix *m, errbuf *e)
@@ -163,6 +201,12 @@ static int workspace_init(session *s, const run_request *req, struct workspace *
     host_matrix_fill_random(&w->A, req->seed);
     host_matrix_fill_random(&w->B, req->seed + 1);
     host_matrix_fill_random(&w->C0, req->seed + 2);
+    /* Every row, fp32 ones included, computes with the rounded inputs, and so does the
+     * reference: the table compares like with like. */
+    if (req->dtype != CLGEMM_F32) {
+        round_to_dtype(&w->A, req->dtype);
+        round_to_dtype(&w->B, req->dtype);
+    }
     /* With beta = 0 BLAS promises not to read C: NaN there catches a kernel that does. */
     if (req->beta == 0.0f)
         for (size_t i = 0; i < host_matrix_bytes(&w->C0) / sizeof(float); i++)
@@ -177,6 +221,13 @@ static int workspace_init(session *s, const run_request *req, struct workspace *
     w->oA = (gemm_operand){ w->dA, req->offset, w->A.ld };
     w->oB = (gemm_operand){ w->dB, req->offset, w->B.ld };
     w->oC = (gemm_operand){ w->dC, req->offset, w->C0.ld };
+    if (req->dtype != CLGEMM_F32) {
+        if (!(w->dA16 = upload16(s, &w->A, req->offset, req->dtype, e)) ||
+            !(w->dB16 = upload16(s, &w->B, req->offset, req->dtype, e)))
+            return -1;
+        w->oA16 = (gemm_operand){ w->dA16, req->offset, w->A.ld };
+        w->oB16 = (gemm_operand){ w->dB16, req->offset, w->B.ld };
+    }
     return 0;
 }
 
@@ -193,10 +244,17 @@ static int enqueue_one(session *s, const run_request *req, struct workspace *w,
                                         req->beta, w->oC, last, e);
     }
     const gemm_shape *sh = &req->shape;
-    clgemm_status st = clgemm_sgemm(
-        s->ctx, row->variant, (size_t)sh->M, (size_t)sh->N, (size_t)sh->K, req->alpha, w->oA.buf,
-        (size_t)w->oA.off, (size_t)w->oA.ld, w->oB.buf, (size_t)w->oB.off, (size_t)w->oB.ld,
-        req->beta, w->oC.buf, (size_t)w->oC.off, (size_t)w->oC.ld, NULL, last);
+    clgemm_status st =
+        row->bits16
+            ? clgemm_gemm_16bit(s->ctx, row->variant, req->dtype, (size_t)sh->M, (size_t)sh->N,
+                                (size_t)sh->K, req->alpha, w->oA16.buf, (size_t)w->oA16.off,
+                                (size_t)w->oA16.ld, w->oB16.buf, (size_t)w->oB16.off,
+                                (size_t)w->oB16.ld, req->beta, w->oC.buf, (size_t)w->oC.off,
+                                (size_t)w->oC.ld, NULL, last)
+            : clgemm_sgemm(s->ctx, row->variant, (size_t)sh->M, (size_t)sh->N, (size_t)sh->K,
+                           req->alpha, w->oA.buf, (size_t)w->oA.off, (size_t)w->oA.ld,
+                           w->oB.buf, (size_t)w->oB.off, (size_t)w->oB.ld, req->beta,
+                           w->oC.buf, (size_t)w->oC.off, (size_t)w->oC.ld, NULL, last);
     if (st != CLGEMM_SUCCESS) {
         err_set(e, "%s", clgemm_last_error());
         return -1;
@@ -361,12 +419,21 @@ static void run_one(session *s, const run_request *req, struct workspace *w,
     } else {
         const gemm_shape *sh = &req->shape;
         bool automatic = strcmp(row->name, AUTO_NAME) == 0;
-        clgemm_resolve(s->ctx, automatic ? NULL : row->name, (size_t)sh->M, (size_t)sh->N,
-                       (size_t)sh->K, row->variant, sizeof row->variant);
+        /* With --dtype f16/bf16 an algorithm that has a 16-bit kernel runs it on the 16-bit
+         * copies, with that kernel's own parameters (the tuning database is for fp32 data);
+         * the others (and auto) run on the rounded values as fp32. */
+        row->bits16 = req->dtype != CLGEMM_F32 && !automatic &&
+                      clgemm_algorithm_has_dtype(row->name, req->dtype);
+        if (row->bits16)
+            snprintf(row->variant, sizeof row->variant, "%s", row->name);
+        else
+            clgemm_resolve(s->ctx, automatic ? NULL : row->name, (size_t)sh->M, (size_t)sh->N,
+                           (size_t)sh->K, row->variant, sizeof row->variant);
         if (automatic)
             snprintf(row->note, sizeof row->note, "auto chose %s", row->variant);
         clgemm_build_info info;
-        clgemm_status st = clgemm_prepare(s->ctx, row->variant, &info);
+        clgemm_status st = clgemm_prepare_dtype(s->ctx, row->variant,
+                                                row->bits16 ? req->dtype : CLGEMM_F32, &info);
         snprintf(row->params, sizeof row->params, "%s", info.params);
         snprintf(row->precision, sizeof row->precision, "%s", info.precision ? info.precision : "");
         snprintf(row->backend, sizeof row->backend, "%s", info.backend ? info.backend : "");
@@ -392,7 +459,8 @@ static void run_one(session *s, const run_request *req, struct workspace *w,
             snprintf(row->note, sizeof row->note, "%s", e.msg);
             return;
         }
-        row->tolerance = tolerance_for(row->precision, req->shape.K);
+        row->tolerance = tolerance_for_inputs(row->precision, clgemm_dtype_name(req->dtype),
+                                              req->shape.K);
         row->error = reference_error(ref, out);
         /* Samples miss most entries of a large C; CLBlast's full result covers the rest. */
         if (!ref->full && w->have_baseline && !row->baseline)
@@ -415,6 +483,7 @@ int session_run(session *s, const run_request *req, run_result *out, errbuf *e)
 {
     memset(out, 0, sizeof *out);
     out->shape = req->shape;
+    out->dtype = req->dtype;
     struct workspace w;
     memset(&w, 0, sizeof w);
     reference ref;

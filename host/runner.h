@@ -40,9 +40,10 @@ typedef struct run_row {
     double vs_baseline; /* CLBlast's median time / ours: above 1 is faster; NaN if none */
     double error, tolerance; /* NaN when not checked */
     double build_ms;         /* building (or loading from the cache) the kernel; NaN if none */
-    char precision[16];      /* of the arithmetic that ran: fp32, tf32, tf32x3, f16 */
+    char precision[16];      /* of the arithmetic that ran: fp32, tf32, tf32x3, f16, bf16 */
     char backend[32];        /* opencl, nvidia mma.sync, emulated mma.sync, clblast ... */
     int from_cache;          /* 1 cache hit, 0 compiled, -1 not applicable */
+    bool bits16;             /* ran on the 16-bit copies of A and B (--dtype f16/bf16) */
 } run_row;
 
 typedef enum check_mode {
@@ -64,6 +65,10 @@ typedef struct run_request {
     int ld_multiple; /* rows of every buffer are padded to a multiple of this */
     int offset;      /* each matrix starts this many elements into its buffer */
     bool progress;   /* a line on stderr per algorithm */
+    /* CLGEMM_F16/BF16: A and B are rounded to that format on the host, the reference is made
+     * from the rounded values, algorithms with a 16-bit kernel get 16-bit copies (converted
+     * once, outside the timing), the others the rounded values as fp32. */
+    clgemm_dtype dtype;
 } run_request;
 
 /* Defaults that the CLI and the tests start from. */
@@ -71,6 +76,7 @@ run_request run_request_defaults(void);
 
 typedef struct run_result {
     gemm_shape shape;
+    clgemm_dtype dtype; /* of A and B, as requested */
     char check_method[64];
     run_row *rows;
     size_t nrows;

@@ -16,7 +16,7 @@ control.  Two literal K-loop bugs in the naive kernel (the loop starts at 1; the
 K - 1) are checked as well.  The device is $CLGEMM_TEST_DEVICE, else pocl; matrix-unit kernels
 run through their emulation (CLGEMM_EMULATE_MATRIX=1) where it has no matrix hardware.  A
 kernel whose precision tolerates more than one lost term (1/K) is reported, not required to
-fail.
+fail.  Algorithms with a kernel for 16-bit inputs are checked again with --dtype f16 and bf16.
 """
 import csv
 import io
@@ -139,6 +139,32 @@ with tempfile.TemporaryDirectory() as tmp:
         if errors:
             print('     smallest row error of a planted kernel: %.3g = %.1f/K (tolerance %s)' %
                   (min(errors), min(errors) * k, strict[0]['tolerance']))
+
+    # 16-bit inputs: algorithms with a kernel for them (--dtype f16/bf16 swaps in another file,
+    # host/backend.c) are planted and checked the same way, at every size and both formats.
+    # Against the reference from the rounded inputs their tolerance is the accumulation's
+    # (host/check.h), far below one lost term, so they must FAIL.
+    rc, rows, out = run(['--size', '7x5x3', '--no-check', '--no-baseline', '--dtype', 'f16',
+                         *[a for n in names for a in ('--algo', n)]], env)
+    names16 = [r['algorithm'] for r in rows if r.get('precision') == 'f16']
+    expect(names16, 'some algorithm runs a 16-bit kernel with --dtype f16: %s' %
+           (' '.join(names16) or 'none'), out)
+    for dtype in ('f16', 'bf16'):
+        for size in SIZES:
+            args = ['--size', size, '--dtype', dtype, *[a for n in names16 for a in ('--algo', n)]]
+            rc, rows, out = run(args, env)
+            kernels = [r for r in rows if r['algorithm'] != 'clblast']
+            expect(rc == 0 and [r['algorithm'] for r in kernels] == names16 and
+                   all(r['status'] == 'ok' and r['precision'] == dtype for r in kernels),
+                   'control %s --dtype %s: %s ok, exit 0 (%s)' %
+                   (size, dtype, ' '.join(names16), summary(rows)), out)
+            rc, rows, out = run(args, bug)
+            kernels = [r for r in rows if r['algorithm'] != 'clblast']
+            expect(rc == 1 and [r['algorithm'] for r in kernels] == names16 and
+                   all(r['status'] == 'FAIL' and r['precision'] == dtype for r in kernels) and
+                   all(r['status'] == 'ok' for r in rows if r['algorithm'] == 'clblast'),
+                   'K loop one short at %s --dtype %s: %s FAIL, exit 1 (rc=%d; %s)' %
+                   (size, dtype, ' '.join(names16), rc, summary(rows)), out)
 
     # The same bug as a human would write it, in the naive kernel's loop.
     naive = open(os.path.join(CL_DIR, '01_naive.cl')).read()

@@ -51,6 +51,7 @@ bad = [
     (['--iters', '0'], '--iters'), (['--warmup', '-1'], '--warmup'),
     (['--format', 'xml'], '--format'), (['--bogus'], 'unknown option'),
     (['--size'], 'needs a value'), (['--beta', 'inf'], '--beta'),
+    (['--dtype', 'f8'], '--dtype'), (['--dtype', 'F16'], '--dtype'), (['--dtype'], 'needs a value'),
 ]
 for args, needle in bad:
     rc, out, err = run('--device', 'pocl', *args) if '--device' not in args else run(*args)
@@ -60,7 +61,8 @@ for args, needle in bad:
            'rc=%d stderr=%r stdout=%r' % (rc, err, out))
 
 rc, out, err = run('--help')
-expect(rc == 0 and '--size' in out and '--device' in out and 'Exit status' in out, '--help')
+expect(rc == 0 and '--size' in out and '--device' in out and 'Exit status' in out and
+       '--dtype' in out and 'bf16' in out, '--help')
 rc, out, err = run('--version')
 expect(rc == 0 and out.startswith('clgemm '), '--version', out)
 rc, out, err = run('--algo', 'list')
@@ -78,7 +80,7 @@ ALGOS = [n for n in names if n != 'auto']
 rc, out, err = run('--device', 'pocl', '--size', '65x33x17', '--iters', '2', '--format', 'csv',
                    '--quiet')
 rows = list(csv.DictReader(io.StringIO(out)))
-MATRIX = [a for a in ALGOS if a.startswith('tensor_core')]
+MATRIX = [a for a in ALGOS if a.startswith('tensor_core') or a == 'wgmma']
 expect(rc == 0 and [r['algorithm'] for r in rows] == ALGOS and
        all(r['status'] == 'ok' and float(r['gflops']) > 0 and float(r['error']) <
            float(r['tolerance']) and r['M'] == '65' and r['N'] == '33' and r['K'] == '17'
@@ -94,6 +96,47 @@ rows = list(csv.DictReader(io.StringIO(out)))
 expect(rc == 0 and rows[0]['status'] == 'ok' and rows[0]['precision'] == 'tf32' and
        rows[0]['backend'] == 'emulated mma.sync',
        'CLGEMM_EMULATE_MATRIX=1 runs tensor_core emulated, checked at tf32 precision', out + err)
+
+# --dtype f16/bf16: A and B rounded on the host; tensor_core runs the 16-bit kernel (here
+# emulated) and says so in its precision, the fp32 steps run on the rounded values, every
+# row is checked against the reference from the rounded inputs, and CSV/JSON carry the dtype.
+for dtype in ('f16', 'bf16'):
+    rc, out, err = run('--device', 'pocl', '--algo', 'tensor_core', '--algo', 'tiled', '--dtype',
+                       dtype, '--size', '40x24x20', '--iters', '1', '--format', 'csv', '--quiet',
+                       env={'CLGEMM_EMULATE_MATRIX': '1'})
+    rows = {r['algorithm']: r for r in csv.DictReader(io.StringIO(out))}
+    expect(rc == 0 and rows.get('tensor_core', {}).get('precision') == dtype and
+           rows['tensor_core']['status'] == 'ok' and
+           rows['tensor_core']['backend'] == 'emulated mma.sync' and
+           float(rows['tensor_core']['error']) < float(rows['tensor_core']['tolerance']) < 1e-5 and
+           rows['tiled']['precision'] == 'fp32' and rows['tiled']['status'] == 'ok' and
+           rows['clblast']['status'] == 'ok' and all(r['dtype'] == dtype for r in rows.values()),
+           '--dtype %s: tensor_core on 16-bit data (precision %s, ok), fp32 rows ok' % (dtype, dtype),
+           out + err)
+rc, out, err = run('--device', 'pocl', '--algo', 'tensor_core', '--dtype', 'bf16', '--size', '33',
+                   '--iters', '1', env={'CLGEMM_EMULATE_MATRIX': '1'})
+line = next((l for l in out.splitlines() if l.startswith('tensor_core ')), '')
+expect(rc == 0 and 'A and B bf16 (rounded on the host)' in out and ' bf16 ' in line and
+       line.rstrip().endswith('ok'), '--dtype bf16 table: the problem line and precision say bf16',
+       out + err)
+rc, out, err = run('--device', 'pocl', '--algo', 'tensor_core', '--algo', 'naive', '--dtype', 'f16',
+                   '--size', '24', '--iters', '1', '--format', 'json', '--quiet')
+try:
+    res = json.loads(out)['results'][0]
+    rows = {r['algorithm']: r for r in res['rows']}
+    ok = (rc == 0 and res['dtype'] == 'f16' and rows['tensor_core']['status'] == 'unsupported' and
+          '16-bit' in rows['tensor_core']['note'] and rows['naive']['status'] == 'ok')
+except (ValueError, KeyError, IndexError) as exc:
+    ok = False
+    out += repr(exc)
+expect(ok, '--dtype f16 without matrix units: tensor_core unsupported (why), JSON dtype f16',
+       out + err)
+rc, out, err = run('--device', 'pocl', '--dtype', 'tf32x3', '--size', '24', '--iters', '1',
+                   '--format', 'csv', '--quiet', env={'CLGEMM_EMULATE_MATRIX': '1'})
+rows = list(csv.DictReader(io.StringIO(out)))
+expect(rc == 0 and [r['algorithm'] for r in rows] == ['tensor_core_tf32x3', 'clblast'] and
+       rows[0]['precision'] == 'tf32x3' and rows[0]['status'] == 'ok' and rows[0]['dtype'] == 'f32',
+       '--dtype tf32x3 runs tensor_core_tf32x3 on fp32 data', out + err)
 
 # JSON parses back, one algorithm plus the CLBlast baseline with a ratio.
 rc, out, err = run('--device', 'pocl', '--algo', 'tiled', '--size', '40', '--iters', '2',

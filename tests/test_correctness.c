@@ -4,6 +4,7 @@
  *     width), a nonzero offset into each buffer, alpha = -1.5 and beta = 0.5;
  *   - padded buffers (rows to 32 floats, NaN in the padding), alpha = 1, beta = 0 with C
  *     full of NaN, so reading C or past a row's end shows up as a failure.
+ * Then tensor_core with --dtype f16 and bf16 (16-bit buffers) at sizes of its own.
  * usage: test_correctness [ALGO...]   (default: all; device from $CLGEMM_TEST_DEVICE,
  * else "pocl") */
 #include <stdio.h>
@@ -94,6 +95,61 @@ int main(int argc, char **argv)
                     printf("%s\n", row->build_log);
                 run_result_free(&res);
             }
+
+    /* --dtype f16 and bf16: tensor_core on 16-bit buffers (A and B rounded on the host, the
+     * reference from the rounded values), at sizes that are not multiples of the m16n8k16
+     * fragments or of the tiles, with the defaults (128x128 group, 64x64 warp tiles, BK 32)
+     * and a variant with another warp grid and a K slice longer than most K here.  The row
+     * must say it ran the 16-bit kernel (precision f16/bf16), so an fp32 fallback cannot
+     * pass for it.  16-bit operands need offsets and leading dimensions in multiples of 8. */
+    static const gemm_shape sizes16[] = {
+        { 1, 1, 1 }, { 37, 45, 29 }, { 129, 67, 41 }, { 64, 64, 64 }, { 200, 136, 100 },
+    };
+    static const char *const variants16[] = {
+        "tensor_core", "tensor_core:BM=64,BN=64,BK=64,WM=32,WN=32,TM=8,TN=4",
+    };
+    bool want16 = false;
+    for (size_t a = 0; a < nalgos; a++)
+        want16 = want16 || strcmp(algos[a], "tensor_core") == 0;
+    for (int dt = 0; want16 && dt < 2; dt++)
+        for (size_t v = 0; v < sizeof variants16 / sizeof variants16[0]; v++)
+            for (size_t i = 0; i < sizeof sizes16 / sizeof sizes16[0]; i++)
+                for (int tight = 0; tight <= 1; tight++) {
+                    clgemm_dtype dtype = dt ? CLGEMM_BF16 : CLGEMM_F16;
+                    run_request req = run_request_defaults();
+                    req.shape = sizes16[i];
+                    req.algos = &variants16[v];
+                    req.nalgos = 1;
+                    req.iters = 1;
+                    req.warmup = 0;
+                    req.check = CHECK_FULL;
+                    req.seed = 2000 + i;
+                    req.dtype = dtype;
+                    req.ld_multiple = tight ? 8 : 32;
+                    req.offset = tight ? 8 : 0;
+                    req.alpha = tight ? -1.5f : 1.0f;
+                    req.beta = tight ? 0.5f : 0.0f;
+                    run_result res;
+                    cases++;
+                    if (session_run(s, &req, &res, &e) != 0) {
+                        printf("FAIL %s %s: %s\n", variants16[v], clgemm_dtype_name(dtype),
+                               e.msg);
+                        failed++;
+                        continue;
+                    }
+                    const run_row *row = &res.rows[0];
+                    bool ok = row->status == ROW_OK && row->bits16 &&
+                              strcmp(row->precision, clgemm_dtype_name(dtype)) == 0;
+                    failed += !ok;
+                    printf("%s %-24.24s %-4s %4dx%4dx%4d %s error %.2e (tolerance %.2e) %s %s\n",
+                           ok ? "ok  " : "FAIL", variants16[v], clgemm_dtype_name(dtype),
+                           req.shape.M, req.shape.N, req.shape.K,
+                           tight ? "tight ld, offset, beta=0.5" : "padded, beta=0  ", row->error,
+                           row->tolerance, ok ? "" : row_status_name(row->status), row->note);
+                    if (row->build_log)
+                        printf("%s\n", row->build_log);
+                    run_result_free(&res);
+                }
     session_close(s);
     printf("%d cases, %d failed\n", cases, failed);
     return failed ? 1 : 0;

@@ -13,7 +13,9 @@ usage: test_oclgrind.py MODE OCLGRIND CLGEMM CL_DIR
 oclgrind exits 0 whatever it finds, so its reports are read instead: they go to a log file
 (--log), which must stay empty; the API checker writes to stderr, which must stay empty too
 (clgemm --quiet writes nothing there on success); and clgemm must say "ok" for the row and
-exit 0.  Kernels come from `clgemm --algo list` (CLBlast and 'auto' aside), so a new kernel is covered
+exit 0.  Kernels come from `clgemm --algo list` (CLBlast and 'auto' aside), and those that have a
+kernel for 16-bit inputs run again with --dtype f16 and bf16 (f16 alone in the
+uninitialized mode), so a new kernel is covered
 without touching this file.
 """
 import concurrent.futures
@@ -150,14 +152,14 @@ def workers():
     return max(1, n)
 
 
-def statuses(prefix, clgemm, device, names, env_extra):
+def statuses(prefix, clgemm, device, names, env_extra, extra_args=()):
     """{name: CSV row} of one quick unchecked run of names at 7x5x3 on device, the command
-    prefixed with prefix (oclgrind and its options, or nothing)."""
+    prefixed with prefix (oclgrind and its options, or nothing), extra_args added."""
     env = dict(os.environ, CLGEMM_NO_CACHE='1', **env_extra)
     env.pop('CLGEMM_KERNEL_DIR', None)
     env.pop('CLGEMM_BUILD_OPTIONS', None)
     cmd = [*prefix, clgemm, '--device', device, '--no-baseline', '--no-check', '--size', '7x5x3',
-           '--iters', '1', '--warmup', '0', '--quiet', '--format', 'csv',
+           '--iters', '1', '--warmup', '0', '--quiet', '--format', 'csv', *extra_args,
            *[a for n in names for a in ('--algo', n)]]
     p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=RUN_TIMEOUT)
     rows = {r['algorithm']: r for r in csv.DictReader(io.StringIO(p.stdout))}
@@ -199,19 +201,40 @@ def portable(oclgrind, clgemm, names):
     return {n: run[n] for n in names if n in run}, left_out
 
 
+# The 16-bit formats each mode runs.  Unoptimised code of the emulated 16-bit kernel is slow to
+# simulate (about 200 s a run at 7x5x3), and f16 and bf16 differ only in the emulation's decoding
+# of the bits, so the uninitialized mode runs f16 alone.
+DTYPES16 = {'kernels': ('f16', 'bf16'), 'uninitialized': ('f16',)}
+
+
+def with_16bit_kernels(clgemm, kernels):
+    """Which of the kernels have a second kernel file for 16-bit inputs (--dtype f16/bf16,
+    host/backend.c): those whose row says precision f16 when asked for --dtype f16 (quick, on
+    the CPU device, emulated where needed)."""
+    device = os.environ.get('CLGEMM_TEST_DEVICE') or 'pocl'
+    rows = statuses([], clgemm, device, list(kernels), EMULATE_ENV, ('--dtype', 'f16'))
+    return [n for n in kernels if rows[n].get('precision') == 'f16']
+
+
 def sweep(oclgrind, clgemm, mode):
     kernels, left_out = portable(oclgrind, clgemm, kernel_names(clgemm))
+    bits16 = with_16bit_kernels(clgemm, kernels)
     print('mode %s: oclgrind %s' % (mode, ' '.join(MODES[mode])))
     if mode == 'uninitialized':
         print('(%s)' % UNINIT_WHY)
     print('kernels: %s' % ' '.join(
         n + (' (emulated matrix instructions)' if env else '') for n, env in kernels.items()))
+    print('with 16-bit kernels, run again with --dtype %s: %s' % (' and '.join(DTYPES16[mode]),
+                                                                  ' '.join(bits16) or 'none'))
     for n, note in sorted(left_out.items()):
         print('not run: %s is not portable (unsupported on the CPU device too: %s)' % (n, note))
     jobs = []
     for a, env in kernels.items():
         sizes = SIZES_BY_MODE[mode][1 if env else 0]
         jobs += [(a, s, tuple(x), tuple(sorted(env.items()))) for s, x in sizes]
+        if a in bits16:
+            jobs += [(a, s, ('--dtype', dt, *x), tuple(sorted(env.items())))
+                     for dt in DTYPES16[mode] for s, x in sizes]
     failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers()) as pool:
         futures = {pool.submit(run_one, oclgrind, clgemm, mode, a, s, list(x), dict(env)): key

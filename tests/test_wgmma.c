@@ -1,0 +1,313 @@
+/* The wgmma primitive of cl/wgmma.h against a plain reference, one instruction sequence at a
+ * time, on one device ($CLGEMM_TEST_DEVICE, else pocl):
+ *   - on NVIDIA compute capability 9.x: the real wgmma.mma_async, built through the sm_90a
+ *     post-pass of host/program.c (so this is also the end-to-end test of that pass);
+ *   - anywhere else: wgmma.h's emulation (CLGEMM_EMULATE_WGMMA=1).
+ * For N in 8 .. 256 and several local-memory layouts of A (64 x 16) and B^T (N x 16) (core
+ * matrices side by side or K-outer, padded strides, a start that is only 16-byte aligned), a
+ * kernel places random small integers where this file's own reading of the PTX ISA says the
+ * descriptor points, fills every other byte of local memory with NaN, loads D0 into the
+ * accumulators by this file's own reading of the D fragment figure, runs two k8 steps and
+ * writes D back by the same reading.  Small integers make every product and sum exact, so
+ * the result must equal D0 + A*B exactly; a mismatch names the entry.  The kernel's
+ * placement and fragment formulas are written here independently of wgmma.h and
+ * cl/09_wgmma.cl, so the emulation is checked against them, and on the GPU the hardware is.
+ *
+ * It also checks that a program asking for the post-pass (PROGRAM_SM90A_OPTION) on a device
+ * that cannot take it comes back "unsupported" with the reason: a device that is not
+ * compute capability 9.x is refused before building, and a binary that is not PTX is
+ * refused by the rewrite (checked where the device is not NVIDIA, by pretending it is 9.0).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "program.h"
+
+static int failures, checks;
+
+#define EXPECT(cond, ...)                                                                   \
+    do {                                                                                    \
+        checks++;                                                                           \
+        if (!(cond)) {                                                                      \
+            failures++;                                                                     \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                            \
+            fprintf(stderr, __VA_ARGS__);                                                   \
+            fprintf(stderr, "\n");                                                          \
+        }                                                                                   \
+    } while (0)
+
+#define KSTEPS 2                  /* k8 steps per run: K = 16, four core matrices along K */
+#define KDIM (8 * KSTEPS)
+#define ARENA_BYTES 40960
+
+static const char kernel_text[] =
+    "#define ARENA_BYTES " "40960" "\n"
+    "#define KSTEPS 2\n"
+    "__kernel __attribute__((reqd_work_group_size(128, 1, 1)))\n"
+    "void wgmma_fragment_test(__global const float *a, __global const float *b,\n"
+    "                         __global const float *d0, __global float *d,\n"
+    "                         const int a_at, const int a_lbo, const int a_sbo,\n"
+    "                         const int b_at, const int b_lbo, const int b_sbo)\n"
+    "{\n"
+    "    __local float4 arena4[ARENA_BYTES / 16];\n"
+    "    __local uchar *const bytes = (__local uchar *)arena4;\n"
+    "    const int x = get_local_id(0);\n"
+    "    WGMMA_SETUP(arena4, x);\n"
+    /* NaN everywhere, so a read of a byte the layout does not describe shows. */
+    "    for (int i = x; i < ARENA_BYTES / 4; i += 128)\n"
+    "        ((__local float *)arena4)[i] = as_float(0x7fc00000u);\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    /* Element (r, k) of a K-major operand: core matrices of 8 rows x 16 bytes. */
+    "    for (int i = x; i < 64 * 8 * KSTEPS; i += 128) {\n"
+    "        const int r = i / (8 * KSTEPS), k = i % (8 * KSTEPS);\n"
+    "        *(__local float *)(bytes + a_at + (r / 8) * a_sbo + (k / 4) * a_lbo + (r % 8) * 16\n"
+    "                           + (k % 4) * 4) = a[r * 8 * KSTEPS + k];\n"
+    "    }\n"
+    "    for (int i = x; i < TEST_N * 8 * KSTEPS; i += 128) {\n"
+    "        const int n = i / (8 * KSTEPS), k = i % (8 * KSTEPS);\n"
+    "        *(__local float *)(bytes + b_at + (n / 8) * b_sbo + (k / 4) * b_lbo + (n % 8) * 16\n"
+    "                           + (k % 4) * 4) = b[k * TEST_N + n];   /* B is K x N */\n"
+    "    }\n"
+    /* The D fragment: warp w, g = lane / 4, t = lane % 4. */
+    "    const int w = x / 32, g = (x % 32) / 4, t = x % 4;\n"
+    "    float acc[TEST_N / 2];\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < TEST_N / 2; ++i)\n"
+    "        acc[i] = d0[(16 * w + g + 8 * ((i / 2) % 2)) * TEST_N + 8 * (i / 4) + 2 * t + i % 2];\n"
+    "    WGMMA_PROXY_FENCE();\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    WGMMA_FENCE();\n"
+    "#pragma unroll\n"
+    "    for (int s = 0; s < KSTEPS; ++s)\n"
+    "        WGMMA_M64K8_TF32(TEST_N, acc,\n"
+    "                         wgmma_desc(wgmma_base_ + a_at + 2 * s * a_lbo, a_lbo, a_sbo),\n"
+    "                         wgmma_desc(wgmma_base_ + b_at + 2 * s * b_lbo, b_lbo, b_sbo));\n"
+    "    WGMMA_COMMIT();\n"
+    "    WGMMA_WAIT(0);\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < TEST_N / 2; ++i)\n"
+    "        WGMMA_KEEP(acc[i]);\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < TEST_N / 2; ++i)\n"
+    "        d[(16 * w + g + 8 * ((i / 2) % 2)) * TEST_N + 8 * (i / 4) + 2 * t + i % 2] = acc[i];\n"
+    "}\n";
+
+/* A layout: where each operand starts, its LBO and SBO, for rows of A (64) or of B^T (n). */
+typedef struct layout {
+    const char *name;
+    int a_at, a_lbo, a_sbo, b_at, b_lbo, b_sbo;
+} layout;
+
+static layout make_layout(int kind, int n)
+{
+    const int kc = KDIM / 4; /* core matrices along K */
+    layout l;
+    int a_bytes;
+    switch (kind) {
+    case 0: /* what cl/09_wgmma.cl does: K-neighbours side by side, then the next 8 rows */
+        l = (layout){ "rows outer (09_wgmma's)", 0, 128, kc * 128, 0, 128, kc * 128 };
+        a_bytes = 8 * kc * 128;
+        break;
+    case 1: /* K outer: all 8-row groups of one K column of core matrices, then the next */
+        l = (layout){ "K outer", 0, 8 * 128, 128, 0, n / 8 * 128, 128 };
+        a_bytes = 8 * kc * 128;
+        break;
+    case 2: /* gaps between core matrices: strides that are not sizes */
+        l = (layout){ "padded strides", 0, 144, kc * 144 + 64, 0, 176, kc * 176 + 32 };
+        a_bytes = 8 * (kc * 144 + 64);
+        break;
+    default: /* as 2, starting 16 bytes past a 128-byte boundary */
+        l = (layout){ "padded, 16-byte aligned start", 16, 144, kc * 144 + 64, 16, 176,
+                      kc * 176 + 32 };
+        a_bytes = 16 + 8 * (kc * 144 + 64);
+        break;
+    }
+    l.b_at += (a_bytes + 127) / 128 * 128;
+    return l;
+}
+
+static int b_extent(const layout *l, int n)
+{
+    return l->b_at + (n / 8 - 1) * l->b_sbo + (KDIM / 4 - 1) * l->b_lbo + 128;
+}
+
+static unsigned rng = 12345;
+static int small_int(int range) /* -range .. range */
+{
+    rng = rng * 1103515245u + 12345u;
+    return (int)((rng >> 16) % (unsigned)(2 * range + 1)) - range;
+}
+
+static void run_n(cl_context ctx, cl_command_queue q, const device_info *dev, int n,
+                  const char *header, const char *base_options)
+{
+    size_t len = strlen(header) + sizeof kernel_text + 64;
+    char *source = malloc(len);
+    snprintf(source, len, "%s\n#define TEST_N %d\n%s", header, n, kernel_text);
+    char *log = NULL;
+    bool cached, unsupported;
+    errbuf e = { "" };
+    cl_program prog = program_build(ctx, dev, source, base_options, &log, &cached,
+                                    &unsupported, &e);
+    free(source);
+    EXPECT(prog != NULL, "N=%d: build: %s%s%s", n, e.msg, log ? "\n" : "", log ? log : "");
+    free(log);
+    if (!prog)
+        return;
+    cl_int st;
+    cl_kernel k = clCreateKernel(prog, "wgmma_fragment_test", &st);
+    EXPECT(k != NULL, "N=%d: clCreateKernel: %s", n, cl_error_name(st));
+
+    float *a = malloc(sizeof(float) * 64 * KDIM), *b = malloc(sizeof(float) * KDIM * n);
+    float *d0 = malloc(sizeof(float) * 64 * n), *d = malloc(sizeof(float) * 64 * n);
+    cl_mem ba = clCreateBuffer(ctx, CL_MEM_READ_ONLY, sizeof(float) * 64 * KDIM, NULL, &st);
+    cl_mem bb = clCreateBuffer(ctx, CL_MEM_READ_ONLY, sizeof(float) * KDIM * n, NULL, &st);
+    cl_mem bd0 = clCreateBuffer(ctx, CL_MEM_READ_ONLY, sizeof(float) * 64 * n, NULL, &st);
+    cl_mem bd = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, sizeof(float) * 64 * n, NULL, &st);
+    for (int kind = 0; k && kind < 4; kind++) {
+        layout l = make_layout(kind, n);
+        if (b_extent(&l, n) > ARENA_BYTES) {
+            fprintf(stderr, "layout %s does not fit for N=%d\n", l.name, n);
+            failures++;
+            continue;
+        }
+        for (int i = 0; i < 64 * KDIM; i++)
+            a[i] = (float)small_int(4);
+        for (int i = 0; i < KDIM * n; i++)
+            b[i] = (float)small_int(4);
+        for (int i = 0; i < 64 * n; i++)
+            d0[i] = (float)small_int(64);
+        clEnqueueWriteBuffer(q, ba, CL_TRUE, 0, sizeof(float) * 64 * KDIM, a, 0, NULL, NULL);
+        clEnqueueWriteBuffer(q, bb, CL_TRUE, 0, sizeof(float) * KDIM * n, b, 0, NULL, NULL);
+        clEnqueueWriteBuffer(q, bd0, CL_TRUE, 0, sizeof(float) * 64 * n, d0, 0, NULL, NULL);
+        cl_mem bufs[4] = { ba, bb, bd0, bd };
+        int ints[6] = { l.a_at, l.a_lbo, l.a_sbo, l.b_at, l.b_lbo, l.b_sbo };
+        for (int i = 0; i < 4; i++)
+            clSetKernelArg(k, (cl_uint)i, sizeof(cl_mem), &bufs[i]);
+        for (int i = 0; i < 6; i++)
+            clSetKernelArg(k, (cl_uint)(4 + i), sizeof(int), &ints[i]);
+        size_t global = 128, local = 128;
+        st = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL);
+        if (st == CL_SUCCESS)
+            st = clEnqueueReadBuffer(q, bd, CL_TRUE, 0, sizeof(float) * 64 * n, d, 0, NULL,
+                                     NULL);
+        EXPECT(st == CL_SUCCESS, "N=%d %s: run: %s", n, l.name, cl_error_name(st));
+        if (st != CL_SUCCESS)
+            continue;
+        int wrong = 0;
+        for (int r = 0; r < 64; r++)
+            for (int c = 0; c < n; c++) {
+                double want = d0[r * n + c];
+                for (int kk = 0; kk < KDIM; kk++)
+                    want += (double)a[r * KDIM + kk] * b[kk * n + c];
+                float got = d[r * n + c];
+                if (!(got == (float)want)) {
+                    if (wrong < 4)
+                        fprintf(stderr, "  N=%d %s: D[%d][%d] = %g, want %g\n", n, l.name, r,
+                                c, got, want);
+                    wrong++;
+                }
+            }
+        EXPECT(wrong == 0, "N=%d, layout %s (A at %d LBO %d SBO %d, B at %d LBO %d SBO %d): "
+               "%d of %d entries wrong", n, l.name, l.a_at, l.a_lbo, l.a_sbo, l.b_at, l.b_lbo,
+               l.b_sbo, wrong, 64 * n);
+        if (wrong == 0)
+            printf("ok   N=%-3d %s\n", n, l.name);
+    }
+    clReleaseMemObject(ba);
+    clReleaseMemObject(bb);
+    clReleaseMemObject(bd0);
+    clReleaseMemObject(bd);
+    free(a);
+    free(b);
+    free(d0);
+    free(d);
+    if (k)
+        clReleaseKernel(k);
+    clReleaseProgram(prog);
+}
+
+/* The post-pass asked for where it cannot work: "unsupported", with the reason. */
+static void check_unsupported(cl_context ctx, const device_info *dev)
+{
+    const char *src = "__kernel void k(__global int *x) { x[0] = 1; }\n";
+    const char *options = PROGRAM_BASE_OPTIONS " -cl-std=CL1.2 " PROGRAM_SM90A_OPTION;
+    EXPECT(program_wants_sm90a(options) && !program_wants_sm90a("-DCLGEMM_PTX_SM90A=10") &&
+               !program_wants_sm90a("-DXCLGEMM_PTX_SM90A=1"),
+           "program_wants_sm90a reads the option as a word");
+
+    device_info fake = *dev;
+    fake.nv_cc_major = 8;
+    fake.nv_cc_minor = 0;
+    char *log = NULL;
+    bool cached, unsupported = false;
+    errbuf e = { "" };
+    cl_program p = program_build(ctx, &fake, src, options, &log, &cached, &unsupported, &e);
+    EXPECT(!p && unsupported && strstr(e.msg, "compute capability 9.x"),
+           "cc 8.0 is unsupported before building: %s", e.msg);
+    free(log);
+    if (p)
+        clReleaseProgram(p);
+
+    if (dev->nv_cc_major >= 0)
+        return; /* an NVIDIA binary is PTX: the next check needs a device whose isn't */
+    fake.nv_cc_major = 9;
+    log = NULL;
+    unsupported = false;
+    e.msg[0] = '\0';
+    p = program_build(ctx, &fake, src, options, &log, &cached, &unsupported, &e);
+    EXPECT(!p && unsupported && strstr(e.msg, "sm_90a post-pass") && strstr(e.msg, "not PTX"),
+           "a binary that is not PTX is unsupported, with the reason: %s", e.msg);
+    printf("ok   post-pass refused where it cannot work: %s\n", e.msg);
+    free(log);
+    if (p)
+        clReleaseProgram(p);
+}
+
+int main(void)
+{
+    const char *spec = getenv("CLGEMM_TEST_DEVICE");
+    if (!spec || !*spec)
+        spec = "pocl";
+    device_list list;
+    errbuf e = { "" };
+    size_t picked[64];
+    if (devices_enumerate(&list, &e) != 0 || list.count > 64) {
+        fprintf(stderr, "test_wgmma: %s\n", e.msg);
+        return 1;
+    }
+    if (devices_select(&list, spec, picked, &e) < 1) {
+        fprintf(stderr, "test_wgmma: %s\n", e.msg);
+        devices_free(&list);
+        return 1;
+    }
+    const device_info *dev = &list.items[picked[0]];
+    const bool hardware = dev->nv_cc_major == 9;
+    printf("device: %s (%s), %s\n", dev->name, dev->platform_name,
+           hardware ? "real wgmma through the sm_90a post-pass" : "emulated wgmma");
+
+    cl_int st;
+    cl_context ctx = clCreateContext(NULL, 1, &dev->id, NULL, NULL, &st);
+    cl_command_queue q = ctx ? clCreateCommandQueue(ctx, dev->id, 0, &st) : NULL;
+    char *header = q ? kernel_source_load("wgmma.h", &e) : NULL;
+    if (!header) {
+        fprintf(stderr, "test_wgmma: %s%s\n", e.msg, q ? "" : cl_error_name(st));
+        return 1;
+    }
+    const char *options = hardware
+        ? PROGRAM_BASE_OPTIONS " -cl-std=CL1.2 " PROGRAM_SM90A_OPTION
+        : PROGRAM_BASE_OPTIONS " -cl-std=CL1.2 -DCLGEMM_EMULATE_WGMMA=1";
+    const int ns[] = { 8, 16, 32, 64, 128, 256 };
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+        run_n(ctx, q, dev, ns[i], header, options);
+    check_unsupported(ctx, dev);
+    free(header);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+    devices_free(&list);
+    printf("%d checks, %d failed\n", checks, failures);
+    return failures ? 1 : 0;
+}
