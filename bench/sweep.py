@@ -10,6 +10,7 @@ usage: bench/sweep.py [--clgemm build/clgemm] [--devices nvidia,pocl]
 import argparse
 import csv
 import json
+import os
 import subprocess
 import sys
 import time
@@ -25,28 +26,17 @@ def cublas_rows(sizes, date):
             return []
     except ImportError:
         return []
-    torch.backends.cuda.matmul.allow_tf32 = False
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from cublas_anchor import time_matmul
     rows = []
     for size in sizes:
         dims = [int(x) for x in size.split('x')] if 'x' in size else [int(size)] * 3
         M, N, K = dims
-        a = torch.rand(M, K, device='cuda') * 2 - 1
-        b = torch.rand(K, N, device='cuda') * 2 - 1
-        for _ in range(3):
-            torch.matmul(a, b)
-        times = []
-        for _ in range(10):
-            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            s.record()
-            torch.matmul(a, b)
-            e.record()
-            torch.cuda.synchronize()
-            times.append(s.elapsed_time(e))
-        ms = sorted(times)[len(times) // 2]
+        ms, ms_min = time_matmul(M, N, K, 'fp32', runs=10)
         rows.append({'date': date, 'device': torch.cuda.get_device_name(), 'platform': 'CUDA',
                      'driver': 'torch ' + torch.__version__, 'M': M, 'N': N, 'K': K,
                      'algorithm': 'cublas (PyTorch, fp32)', 'status': 'reference',
-                     'ms_median': ms, 'ms_min': min(times), 'runs': len(times),
+                     'ms_median': ms, 'ms_min': ms_min, 'runs': 10,
                      'gflops': 2.0 * M * N * K / ms / 1e6, 'vs_clblast': None, 'error': None,
                      'params': 'TF32 off', 'note': ''})
         sys.stderr.write('sweep: cuBLAS %s %.0f GFLOP/s\n' % (size, rows[-1]['gflops']))
