@@ -48,6 +48,29 @@
  *     primitive (fragments, warp tiles, edges) be tested on a CPU, so the
  *     kernel is written to call the macro uniformly in the whole work-group.
  *
+ *  5. Fragment loads by the matrix (LDMATRIX=1, off by default until it is
+ *     measured).  A scalar local load brings one word per lane, so a warp's
+ *     4 + 2 fragment registers per mma tile cost one load instruction each: at
+ *     64 x 64, 32 loads per 32 mma per k step, and the load pipe, not the
+ *     tensor core, sets the pace.  ldmatrix (mma.h) brings four 8 x 8 matrices
+ *     of 16-bit values, one 16-byte row per lane address, and hands lane l the
+ *     word l % 4 of row l / 4 of each matrix.  With 32-bit data a matrix is 8
+ *     rows x 4 floats and those words are exactly the tf32 fragments: one
+ *     ldmatrix.x4 is a whole A fragment (rows 0-7 and 8-15, k 0-3 and 4-7 of
+ *     row-major A), and one gives the B fragments of two n-tiles, if B is stored
+ *     n-major (Bt[n][k]) so that a fragment's rows are contiguous along k.  Per
+ *     k step the 64 x 64 warp tile then needs 4 + 4 = 8 load instructions
+ *     instead of 32, into the same registers.  The layout must suit it: rows are
+ *     16-byte aligned, and the 8 rows one matrix reads lie BK + 4 floats apart
+ *     (4 mod 8 floats: 8 different 16-byte bank groups), so each matrix is read
+ *     without conflicts, as the scalar loads were.  B is transposed on its way
+ *     into local memory, and to keep those scalar stores conflict-free each warp
+ *     fetches B as 16 rows x 2 float4s (k fastest across lanes, 32 bytes per
+ *     global row: whole sectors), as step 7 does with A.  Rounding to tf32
+ *     still happens before the store; ldmatrix moves bits.
+ *     Measured: TODO (H100, 4096^3, WM=64 WN=64 TM=32 TN=4 with LDMATRIX=0:
+ *     134 TFLOP/s).
+ *
  * Work-group shape: the host launches (BN/TN) x (BM/TM) work-items; this
  * kernel only uses their count, (BM/WM)*(BN/WN) warps, renumbered linearly
  * (lane = linear id % 32, which is how NVIDIA forms warps).  Interior groups
@@ -67,9 +90,10 @@
  * the register budget.  A variant that reads each lane's A and B values for
  * two k steps as one float4 (k permuted inside the mma, B transposed in local
  * memory) issued 4x fewer local loads but needed 255 registers and spilled,
- * and ran at 75 TFLOP/s.  The next steps are ldmatrix-style shared fragment
- * loads, cp.async pipelines and, on Hopper, wgmma, none of which NVIDIA's
- * OpenCL exposes except through more inline PTX.
+ * and ran at 75 TFLOP/s.  ldmatrix (5.) issues the same 4x fewer load
+ * instructions without the extra registers.  The next steps are cp.async
+ * pipelines and, on Hopper, wgmma, which NVIDIA's OpenCL exposes only through
+ * more inline PTX.
  */
 
 /* Parameters (all overridable with -D):
@@ -81,7 +105,10 @@
  *   SPLIT    0: TF32 (one mma per step); 1: tf32x3 (three, fp32 accuracy)
  *   PROMOTE  1: each k step's mma chain starts from zero and its result is added
  *            to the accumulators with fp32 adds (default with SPLIT; see 3.)
- *   APAD, BPAD  floats of padding per local row of A and of B */
+ *   LDMATRIX 0: one scalar local load per fragment register; 1: ldmatrix
+ *            (B transposed in local memory, see 5.)
+ *   APAD, BPAD  floats of padding per local row of A and of B (B's rows are
+ *            BN long, or BK long with LDMATRIX) */
 #ifndef BM
 #define BM 128
 #endif
@@ -109,11 +136,18 @@
 #ifndef PROMOTE
 #define PROMOTE SPLIT
 #endif
+#ifndef LDMATRIX
+#define LDMATRIX 0
+#endif
 #ifndef APAD
 #define APAD 4
 #endif
 #ifndef BPAD
+#if LDMATRIX
+#define BPAD 4
+#else
 #define BPAD 8
+#endif
 #endif
 
 #define TC_TX (BN / TN)                        /* launch shape, dimension 0 */
@@ -124,9 +158,17 @@
 #define TC_MI (WM / 16)                        /* mma tiles per warp along M */
 #define TC_NI (WN / 8)                         /* ... along N */
 #define TC_AS_LD (BK + APAD)                   /* floats per local row of A */
-#define TC_BS_LD (BN + BPAD)                   /* floats per local row of B */
 #define TC_AS_SIZE (BM * TC_AS_LD)             /* floats per stage */
+#if LDMATRIX
+#define TC_BS_LD (BK + BPAD)                   /* floats per local row of B, n-major */
+#define TC_BS_SIZE (BN * TC_BS_LD)
+/* A warp fetches B in slabs of TC_BKR rows x TC_BCQ float4s (see tc_b_coords) */
+#define TC_BKR (BK % 16 == 0 ? 16 : 8)
+#define TC_BCQ (32 / TC_BKR)
+#else
+#define TC_BS_LD (BN + BPAD)                   /* floats per local row of B */
 #define TC_BS_SIZE (BK * TC_BS_LD)
+#endif
 #define TC_A_LOADS (BM * BK / 4 / TC_THREADS)  /* float4s of A per work-item per slice */
 #define TC_B_LOADS (BK * BN / 4 / TC_THREADS)  /* float4s of B per work-item per slice */
 
@@ -148,6 +190,12 @@
 #if (BM * BK / 4) % TC_THREADS != 0 || (BK * BN / 4) % TC_THREADS != 0 || TC_A_LOADS < 1 || TC_B_LOADS < 1
 #error "gemm_tensor_core: BM*BK/4 and BK*BN/4 must be positive multiples of the work-group size"
 #endif
+#if LDMATRIX != 0 && LDMATRIX != 1
+#error "gemm_tensor_core: LDMATRIX must be 0 or 1"
+#endif
+#if LDMATRIX && (BN / 4) % TC_BCQ != 0
+#error "gemm_tensor_core: LDMATRIX=1 needs BN a multiple of 8 (BK a multiple of 16) or 16"
+#endif
 #if APAD % 4 != 0 || BPAD % 4 != 0
 #error "gemm_tensor_core: APAD and BPAD must be multiples of 4 (float4 rows)"
 #endif
@@ -165,6 +213,26 @@ inline float4 tc_load4(__global const float *p, const int valid, const bool guar
                     valid > 2 ? p[2] : 0.0f, 0.0f);
 }
 
+/* Where float4 number i of this work-item's share of the B slice comes from:
+ * row *k, columns *c .. *c+3 of the slice.  Row-major in local memory, a warp
+ * takes 32 consecutive float4s of one row.  Transposed (LDMATRIX), a warp takes
+ * TC_BKR rows x TC_BCQ float4s (with BK = 16: 16 rows x 32 bytes, whole
+ * sectors), k fastest: its scalar transposing stores to Bt[c + q][k] then
+ * fall on banks k + 16 * (float4 column) when TC_BS_LD is 4 mod 8, 32
+ * different banks (2-way conflicts when BK is not a multiple of 16). */
+inline void tc_b_coords(const int tid, const int i, int *k, int *c)
+{
+    const int e = tid + i * TC_THREADS;
+#if LDMATRIX
+    const int slab = e / 32, lane = e % 32;
+    *k = (slab / (BN / 4 / TC_BCQ)) * TC_BKR + lane % TC_BKR;
+    *c = ((slab % (BN / 4 / TC_BCQ)) * TC_BCQ + lane / TC_BKR) * 4;
+#else
+    *k = e / (BN / 4);
+    *c = (e % (BN / 4)) * 4;
+#endif
+}
+
 /* This work-item's share of one K slice into registers.  A and B point at the
  * slice's corner; rows_left, cols_left and k_left bound the guarded loads.
  * A: BK/4 float4s per row, consecutive work-items along a row; B: BN/4 per row. */
@@ -180,8 +248,8 @@ inline void tc_fetch(float4 *ra, float4 *rb, __global const float *A, const int 
     }
 #pragma unroll
     for (int i = 0; i < TC_B_LOADS; ++i) {
-        const int e = tid + i * TC_THREADS;
-        const int k = e / (BN / 4), c = (e % (BN / 4)) * 4;
+        int k, c;
+        tc_b_coords(tid, i, &k, &c);
         rb[i] = tc_load4(B + k * ldb + c, k < k_left ? cols_left - c : 0, guarded);
     }
 }
@@ -195,7 +263,8 @@ inline float4 tc_round4(const float4 v)
 #endif
 }
 
-/* The fetched slice into one stage of local memory, both operands row-major. */
+/* The fetched slice into one stage of local memory: A row-major, B row-major
+ * or, with LDMATRIX, transposed (Bt[n][k] at bs[n * TC_BS_LD + k]). */
 inline void tc_stash(__local float *as, __local float *bs, const float4 *ra, const float4 *rb,
                      const int tid)
 {
@@ -207,9 +276,18 @@ inline void tc_stash(__local float *as, __local float *bs, const float4 *ra, con
     }
 #pragma unroll
     for (int i = 0; i < TC_B_LOADS; ++i) {
-        const int e = tid + i * TC_THREADS;
-        const int k = e / (BN / 4), c = (e % (BN / 4)) * 4;
+        int k, c;
+        tc_b_coords(tid, i, &k, &c);
+#if LDMATRIX
+        const float4 v = tc_round4(rb[i]);
+        __local float *const d = bs + c * TC_BS_LD + k;
+        d[0 * TC_BS_LD] = v.x;
+        d[1 * TC_BS_LD] = v.y;
+        d[2 * TC_BS_LD] = v.z;
+        d[3 * TC_BS_LD] = v.w;
+#else
         *(__local float4 *)(bs + k * TC_BS_LD + c) = tc_round4(rb[i]);
+#endif
     }
 }
 
@@ -250,7 +328,8 @@ void gemm_tensor_core(const int M, const int N, const int K, const float alpha,
                       __global float *restrict C, const int offC, const int ldc)
 {
     __local float4 As4[2 * TC_AS_SIZE / 4];   /* stage s, A(m, k) at [s*AS_SIZE + m*AS_LD + k] */
-    __local float4 Bs4[2 * TC_BS_SIZE / 4];   /* stage s, B(k, n) at [s*BS_SIZE + k*BS_LD + n] */
+    __local float4 Bs4[2 * TC_BS_SIZE / 4];   /* stage s, B(k, n) at [s*BS_SIZE + k*BS_LD + n],
+                                                 with LDMATRIX at [s*BS_SIZE + n*BS_LD + k] */
     __local float *const As = (__local float *)As4;
     __local float *const Bs = (__local float *)Bs4;
 
@@ -284,9 +363,18 @@ void gemm_tensor_core(const int M, const int N, const int K, const float alpha,
     tc_stash(As, Bs, ra, rb, tid);
     barrier(CLK_LOCAL_MEM_FENCE);
 
+#if LDMATRIX
+    /* The row this lane gives to ldmatrix, in a stage: row lane % 8 of matrix
+     * lane / 8.  A: matrices (m 0-7, k 0-3), (m 8-15, k 0-3), (m 0-7, k 4-7),
+     * (m 8-15, k 4-7) of a 16-row tile.  Bt: (n 0-7, k 0-3), (n 0-7, k 4-7) of one
+     * n-tile, then the same of the next. */
+    const int a_ldm = (wm0 + (lane & 7) + ((lane >> 3) & 1) * 8) * TC_AS_LD + (lane >> 4) * 4;
+    const int b_ldm = (wn0 + (lane & 7) + (lane >> 4) * 8) * TC_BS_LD + ((lane >> 3) & 1) * 4;
+#else
     /* Where this lane's fragments start in a stage: A(wm0 + g, t), B(t, wn0 + g). */
     const int a_frag = (wm0 + g) * TC_AS_LD + t;
     const int b_frag = t * TC_BS_LD + wn0 + g;
+#endif
 
     int stage = 0;
     for (int k0 = 0; k0 < K; k0 += BK) {
@@ -300,8 +388,13 @@ void gemm_tensor_core(const int M, const int N, const int K, const float alpha,
                 tc_fetch(ra, rb, A + k_next, lda, B + k_next * ldb, ldb, BM, BN, BK, tid, false);
         }
 
+#if LDMATRIX
+        __local const float *as = As + stage * TC_AS_SIZE;
+        __local const float *bs = Bs + stage * TC_BS_SIZE;
+#else
         __local const float *as = As + stage * TC_AS_SIZE + a_frag;
         __local const float *bs = Bs + stage * TC_BS_SIZE + b_frag;
+#endif
 #if CLGEMM_EMULATE_MMA
 #pragma unroll 1
 #else
@@ -309,6 +402,21 @@ void gemm_tensor_core(const int M, const int N, const int K, const float alpha,
 #endif
         for (int kk = 0; kk < BK; kk += 8) {
             float a[TC_MI][4], b[TC_NI][2];
+#if LDMATRIX
+            /* One ldmatrix per A fragment, one per two B fragments. */
+#pragma unroll
+            for (int i = 0; i < TC_MI; ++i)
+                LDMATRIX_X4(a[i][0], a[i][1], a[i][2], a[i][3], as,
+                            a_ldm + i * 16 * TC_AS_LD + kk);
+#pragma unroll
+            for (int j = 0; j + 1 < TC_NI; j += 2)
+                LDMATRIX_X4(b[j][0], b[j][1], b[j + 1][0], b[j + 1][1], bs,
+                            b_ldm + j * 8 * TC_BS_LD + kk);
+#if TC_NI % 2
+            LDMATRIX_X2(b[TC_NI - 1][0], b[TC_NI - 1][1], bs,
+                        b_ldm + (TC_NI - 1) * 8 * TC_BS_LD + kk);
+#endif
+#else
 #pragma unroll
             for (int i = 0; i < TC_MI; ++i) {
                 __local const float *p = as + i * 16 * TC_AS_LD + kk;
@@ -323,6 +431,7 @@ void gemm_tensor_core(const int M, const int N, const int K, const float alpha,
                 b[j][0] = p[0];                    /* B[t][g]     */
                 b[j][1] = p[4 * TC_BS_LD];         /* B[t+4][g]   */
             }
+#endif
 #if SPLIT
             float al[TC_MI][4], bl[TC_NI][2];
 #pragma unroll

@@ -30,6 +30,26 @@
  * the tensor core only in the rounding of the sums.  It is slow and exists so
  * that the index logic around the primitive can be tested on any OpenCL device
  * (CI runs it on PoCL).
+ *
+ * LDMATRIX_X4(r0, r1, r2, r3, base, off) and LDMATRIX_X2(r0, r1, base, off) are
+ * PTX's ldmatrix.sync.aligned.m8n8.x4 (.x2).shared.b16: one warp-wide local
+ * load of four (two) 8x8 matrices of 16-bit values, each row 16 contiguous
+ * bytes at an address given by one lane: lane l gives row l % 8 of matrix
+ * l / 8 (x2: lanes 0-15 only; the others' addresses are ignored but must still
+ * be computed the same way).  Lane l receives the 32-bit word l % 4 of row
+ * l / 4 of matrix j in register j.  For 32-bit data a matrix is 8 rows x 4
+ * floats, and that is exactly the tf32 fragment layout above: with A
+ * row-major, the matrices (rows 0-7, k 0-3), (rows 8-15, k 0-3), (rows 0-7,
+ * k 4-7), (rows 8-15, k 4-7) give a0..a3; with B stored n-major (Bt[n][k]),
+ * (n 0-7, k 0-3) and (n 0-7, k 4-7) give b0, b1 of one n-tile.  Here the row
+ * address of a lane is base + off: base a __local float pointer, the same in
+ * every lane of the warp, off this lane's offset in floats; base + off must be
+ * 16-byte aligned.  r0.. are floats (the words' bits, unchanged).  Like the
+ * mma, it must be reached by the whole work-group together.  Emulated, each
+ * lane publishes off in the warp's scratch (the mma's, which it reuses: the
+ * two never overlap, both end with a barrier), a barrier, each lane reads its
+ * words from the published rows, a barrier; a row address that is not 16-byte
+ * aligned (the hardware's requirement) reads as NaN, so tests notice.
  */
 #ifndef CLGEMM_MMA_H
 #define CLGEMM_MMA_H
@@ -39,7 +59,8 @@
 #endif
 
 #define MMA_WARP 32
-/* floats of emulation scratch per warp: a 16x8 tile of A and an 8x8 tile of B */
+/* floats of emulation scratch per warp: a 16x8 tile of A and an 8x8 tile of B
+ * (ldmatrix's 32 row offsets fit in it) */
 #define MMA_SCRATCH_FLOATS (16 * 8 + 8 * 8)
 
 /* fp32 -> tf32 (10 mantissa bits), round to nearest with ties away from zero,
@@ -95,6 +116,35 @@ inline float4 mma_m16n8k8_tf32_emulated(__local float *ws, const int lane, const
     return (float4)(r0, r1, r2, r3);
 }
 
+/* One lane's part of an emulated ldmatrix of `count` (2 or 4) matrices. */
+inline float4 mma_ldmatrix_emulated(__local float *ws, const int lane,
+                                    __local const float *base, const int off, const int count)
+{
+    __local int *const rows = (__local int *)ws;   /* rows[l] = lane l's offset */
+    rows[lane] = off;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int r = lane >> 2, w = lane & 3;
+    float x[4];
+    for (int j = 0; j < 4; ++j) {
+        const int o = j < count ? rows[j * 8 + r] : 0;
+        x[j] = ((size_t)(base + o) & 15) != 0 ? NAN : base[o + w];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);   /* the scratch is reused by the next call */
+    return (float4)(x[0], x[1], x[2], x[3]);
+}
+
+#define LDMATRIX_X4(r0, r1, r2, r3, base, off)                                       \
+    do {                                                                             \
+        const float4 mma_l_ = mma_ldmatrix_emulated(mma_ws, mma_lane, (base), (off), 4); \
+        (r0) = mma_l_.x; (r1) = mma_l_.y; (r2) = mma_l_.z; (r3) = mma_l_.w;          \
+    } while (0)
+
+#define LDMATRIX_X2(r0, r1, base, off)                                               \
+    do {                                                                             \
+        const float4 mma_l_ = mma_ldmatrix_emulated(mma_ws, mma_lane, (base), (off), 2); \
+        (r0) = mma_l_.x; (r1) = mma_l_.y;                                            \
+    } while (0)
+
 #define MMA_M16N8K8_TF32(d0, d1, d2, d3, a0, a1, a2, a3, b0, b1)                      \
     do {                                                                             \
         const float4 mma_r_ = mma_m16n8k8_tf32_emulated(                             \
@@ -115,6 +165,27 @@ inline float4 mma_m16n8k8_tf32_emulated(__local float *ws, const int lane, const
                  : "r"(as_uint(a0)), "r"(as_uint(a1)), "r"(as_uint(a2)),             \
                    "r"(as_uint(a3)), "r"(as_uint(b0)), "r"(as_uint(b1)),             \
                    "f"(d0), "f"(d1), "f"(d2), "f"(d3))
+
+/* The local-memory state-space address of a __local pointer is its value as an
+ * integer (as in wgmma.h). */
+#define LDMATRIX_X4(r0, r1, r2, r3, base, off)                                       \
+    do {                                                                             \
+        uint mma_l0_, mma_l1_, mma_l2_, mma_l3_;                                     \
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];" \
+                     : "=r"(mma_l0_), "=r"(mma_l1_), "=r"(mma_l2_), "=r"(mma_l3_)    \
+                     : "r"((uint)(size_t)((base) + (off))) : "memory");              \
+        (r0) = as_float(mma_l0_); (r1) = as_float(mma_l1_);                          \
+        (r2) = as_float(mma_l2_); (r3) = as_float(mma_l3_);                          \
+    } while (0)
+
+#define LDMATRIX_X2(r0, r1, base, off)                                               \
+    do {                                                                             \
+        uint mma_l0_, mma_l1_;                                                       \
+        asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];"      \
+                     : "=r"(mma_l0_), "=r"(mma_l1_)                                  \
+                     : "r"((uint)(size_t)((base) + (off))) : "memory");              \
+        (r0) = as_float(mma_l0_); (r1) = as_float(mma_l1_);                          \
+    } while (0)
 
 #endif
 

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The real (non-emulated) path of cl/08_tensor_core.cl and cl/mma.h, assembled without a GPU:
+# clang compiles the kernel to PTX for NVPTX, the PTX is made to look like NVIDIA's OpenCL
+# output (.version 8.0, .target sm_80 / sm_90), and ptxas must accept it, with no spills for
+# TF32 (SPLIT=0; tf32x3 spills a little in clang's PTX with or without ldmatrix).
+# This checks the inline PTX (mma.sync, ldmatrix) and its operands, and prints the register
+# count ptxas gives clang's PTX (NVIDIA's OpenCL compiler emits different PTX; its count
+# differs).
+#   usage: test_tc_ptxas.sh SOURCE_ROOT   (exit 77 = skipped)
+set -uo pipefail
+root=$1
+clang=$(command -v clang-15 || true)
+ptxas=$(command -v ptxas || ls /usr/local/cuda/bin/ptxas 2>/dev/null || true)
+[ -n "$clang" ] && [ -n "$ptxas" ] || { echo "SKIP: needs clang-15 and ptxas"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# The OpenCL built-ins clang's nvcl target lacks (NVIDIA's compiler has its own).
+cat > "$tmp/prelude.h" <<'PRE'
+#define get_local_id(d) ((d) == 0 ? __nvvm_read_ptx_sreg_tid_x() : __nvvm_read_ptx_sreg_tid_y())
+#define get_group_id(d) ((d) == 0 ? __nvvm_read_ptx_sreg_ctaid_x() : __nvvm_read_ptx_sreg_ctaid_y())
+#define barrier(f) __syncthreads()
+PRE
+expand() {  # the host's #include "x.h" expansion, for one file of cl/
+    python3 - "$root/cl" "$1" <<'PY'
+import re, sys
+def expand(name):
+    out = []
+    for line in open(sys.argv[1] + '/' + name):
+        m = re.match(r'\s*#include "([^"]+)"', line)
+        out.append(expand(m.group(1)) + '\n' if m else line)
+    return ''.join(out)
+sys.stdout.write(expand(sys.argv[2]))
+PY
+}
+{ cat "$tmp/prelude.h"; expand 08_tensor_core.cl; } > "$tmp/k.cl"
+fail=0
+# The registry's tile (64 x 32 warp tiles), the 64 x 64 one, both with and without ldmatrix,
+# tf32x3, and a warp tile with an odd number of n-tiles (ldmatrix .x2).
+for params in "-DWM=64 -DWN=32 -DTM=16 -DTN=4" "-DWM=64 -DWN=32 -DTM=16 -DTN=4 -DLDMATRIX=1" \
+        "-DWM=64 -DWN=64 -DTM=32 -DTN=4" "-DWM=64 -DWN=64 -DTM=32 -DTN=4 -DLDMATRIX=1" \
+        "-DWM=64 -DWN=32 -DTM=16 -DTN=4 -DSPLIT=1" "-DWM=64 -DWN=32 -DTM=16 -DTN=4 -DSPLIT=1 -DLDMATRIX=1" \
+        "-DBM=64 -DBN=32 -DBK=32 -DWM=32 -DWN=8 -DTM=8 -DTN=1 -DLDMATRIX=1"; do
+    # "inline" as static inline: clang may keep a plain C99 inline function out of line,
+    # without a definition to link.  asm: clang's OpenCL mode spells it __asm__.
+    if ! "$clang" -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -march=sm_80 -O3 -S \
+            -Xclang -finclude-default-header -Dasm=__asm__ "-Dinline=static inline" \
+            $params -o "$tmp/k.ptx" "$tmp/k.cl" 2> "$tmp/err"; then
+        echo "FAIL [$params] clang:"; head -20 "$tmp/err"; fail=1; continue
+    fi
+    case $params in
+        *LDMATRIX=1*) grep -q "ldmatrix.sync.aligned.m8n8.x4.shared.b16" "$tmp/k.ptx" ||
+            { echo "FAIL [$params] no ldmatrix in the PTX"; fail=1; continue; } ;;
+    esac
+    for sm in 80 90; do
+        sed -e 's/^\.version .*/.version 8.0/' -e "s/^\\.target sm_80/.target sm_$sm/" \
+            "$tmp/k.ptx" > "$tmp/k$sm.ptx"
+        if ! "$ptxas" -arch=sm_$sm -v "$tmp/k$sm.ptx" -o /dev/null > "$tmp/log" 2>&1; then
+            echo "FAIL [$params] sm_$sm:"; head -20 "$tmp/log"; fail=1; continue
+        fi
+        info=$(grep -E "registers|spill" "$tmp/log" | tr -s ' \n' ' ')
+        spills=0
+        case $params in *SPLIT=1*) ;; *) grep -q " 0 bytes spill stores" "$tmp/log" || spills=1 ;; esac
+        if grep -qi "warning" "$tmp/log" || [ $spills = 1 ]; then
+            echo "FAIL [$params] sm_$sm $info"; grep -i warning "$tmp/log"; fail=1; continue
+        fi
+        echo "ok   [$params] sm_$sm $info"
+    done
+done
+exit $fail
