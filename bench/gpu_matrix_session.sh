@@ -39,7 +39,7 @@ ${F16_VARIANTS:-}"
 echo "== registers and spills (-cl-nv-verbose; the last build of each is the one that runs)"
 regs() {
     CLGEMM_NO_CACHE=1 CLGEMM_SHOW_BUILD_LOG=1 CLGEMM_BUILD_OPTIONS=-cl-nv-verbose \
-        t 60 $clgemm --device nvidia --no-baseline --size 256 --algo "$1" $2 --iters 1 \
+        t 60 $clgemm --device nvidia --no-baseline --size 256 --algo "$1" ${2:-} --iters 1 \
         --warmup 0 --quiet --format csv 2>&1 |
         grep -oE "Used [0-9]+ registers|[0-9]+ bytes spill (stores|loads)" | tail -3 | tr '\n' ' '
 }
