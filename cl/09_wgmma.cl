@@ -93,6 +93,9 @@
  * What limits it: a barrier per K slice of 8, B's transposition by 4-byte
  * copies, and the rounding pass (ROUND=0, truncating, measured 105).
  *
+ * 16-bit inputs (--dtype f16/bf16): cl/09_wgmma_f16.cl, the same structure on m64nNk16 with
+ * B read N-major (no transposing copies, no rounding).
+ *
  * Work-group shape: the host launches (BN/TN) x (BM/TM) work-items; this kernel
  * uses only their count, 128 * BM/64, renumbered linearly (warps and
  * warpgroups are formed from the linear id).  Interior groups use unguarded

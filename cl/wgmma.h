@@ -33,6 +33,19 @@
  * (the "Shared Memory Matrix Layout" section; its no-swizzle K-major atom is 8 x 1 in units
  * of 16 bytes, and LBO is the stride between the two atoms of a k8 step).
  *
+ * WGMMA_M64K16(N, d, desc_a, desc_b, BF16, TRANS_B) is the 16-bit form,
+ *     wgmma.mma_async.sync.aligned.m64nNk16.f32.f16.f16 (BF16 = 0) or .bf16.bf16 (BF16 = 1)
+ *         d, desc_a, desc_b, 1, 1, 1, 0, TRANS_B
+ * with A 64 x 16 and B 16 x N, 16-bit values in local memory, the same D fragment.  Its core
+ * matrices are 8 x 16 bytes = 8 x 8 values.  A is K-major as above (k % 8 picks the value in
+ * a row of 16 bytes, k / 8 the core matrix, LBO apart).  B is K-major likewise (TRANS_B = 0)
+ * or N-major (TRANS_B = 1): then a core matrix's 8 rows of 16 bytes are 8 consecutive k, each
+ * holding 8 consecutive n, so element (n, k) lives at
+ *     start + (n / 8) * SBO + (k / 8) * LBO + (k % 8) * 16 + (n % 8) * 2
+ * (CUTLASS's no-swizzle MN-major canonical layout ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO)), T = 8
+ * values: SBO steps along N and LBO along K, as for K-major).  Row-major B lands N-major with
+ * plain 16-byte copies.  BF16 and TRANS_B must be literal 0 or 1.
+ *
  * The ordering rules (PTX ISA, "wgmma.fence", "Async Proxy", "wgmma.commit_group",
  * "wgmma.wait_group"), which the macros below map one to one:
  *   WGMMA_PROXY_FENCE()  fence.proxy.async.shared::cta: wgmma reads local memory through the
@@ -148,21 +161,91 @@ inline void wgmma_emu_m64k8_tf32(float *d, const int n, const ulong desc_a, cons
 
 #define WGMMA_M64K8_TF32(N, d, desc_a, desc_b)                                       \
     wgmma_emu_m64k8_tf32((d), (N), (desc_a), (desc_b), wgmma_arena_, wgmma_id_)
+
+/* 16-bit bit patterns -> float, exactly (as mma16.h's, repeated so that this header stands
+ * alone). */
+inline float wgmma_emu_f16(const uint h)
+{
+    const uint sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
+    if (exp == 0u)
+        return as_float(sign | as_uint((float)man * 0x1.0p-24f));
+    if (exp == 31u)
+        return as_float(sign | 0x7f800000u | (man << 13));
+    return as_float(sign | ((exp + 112u) << 23) | (man << 13));
+}
+
+/* Element (r, k) of a no-swizzle 16-bit operand (r < 64 or N, k < 16), as the tensor core
+ * reads it.  Core matrices are 8 x 16 bytes (8 x 8 values), 128 contiguous bytes.
+ *   K-major (mn_major = 0): a core matrix's rows are 8 rows r, each 8 consecutive k;
+ *       byte = start + (r / 8) * SBO + (k / 8) * LBO + (r % 8) * 16 + (k % 8) * 2
+ *   MN-major (mn_major = 1, transpose immediate 1): its rows are 8 k, each 8 consecutive r;
+ *       byte = start + (r / 8) * SBO + (k / 8) * LBO + (k % 8) * 16 + (r % 8) * 2
+ * (CUTLASS's canonical no-swizzle layouts in units of T = 8 values: K-major
+ * ((8,m),(T,2k)):((1T,SBO),(1,LBO)), MN-major ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO)): in both
+ * SBO steps along M/N and LBO along K). */
+inline float wgmma_emu_operand16(__local const uchar *arena, const ulong desc, const int r,
+                                 const int k, const int mn_major, const int bf16)
+{
+    const ulong fields = 0x3fffUL | (0x3fffUL << 16) | (0x3fffUL << 32);
+    if (desc & ~fields)
+        return as_float(0x7fc00000u);
+    const uint start = (uint)(desc & 0x3fff) << 4;
+    const uint lbo = (uint)((desc >> 16) & 0x3fff) << 4;
+    const uint sbo = (uint)((desc >> 32) & 0x3fff) << 4;
+    const uint in_core = mn_major ? (uint)(k & 7) * 16u + (uint)(r & 7) * 2u
+                                  : (uint)(r & 7) * 16u + (uint)(k & 7) * 2u;
+    const uint byte = start + (uint)(r >> 3) * sbo + (uint)(k >> 3) * lbo + in_core;
+    const uint h = *(__local const ushort *)(arena + byte);
+    return bf16 ? as_float(h << 16) : wgmma_emu_f16(h);
+}
+
+/* This work-item's part of one m64nNk16 (f16 or bf16 inputs, fp32 accumulators; the D
+ * fragment as for k8).  A is K-major; B K-major or, trans_b = 1, N-major.  Products of two
+ * 16-bit values are exact in fp32 (bf16 within fp32's range). */
+inline void wgmma_emu_m64k16(float *d, const int n, const ulong desc_a, const ulong desc_b,
+                             __local const uchar *arena, const int id, const int bf16,
+                             const int trans_b)
+{
+    const int w = id >> 5, g = (id & 31) >> 2, t = id & 3;
+    float a_lo[16], a_hi[16];
+    for (int k = 0; k < 16; ++k) {
+        a_lo[k] = wgmma_emu_operand16(arena, desc_a, 16 * w + g, k, 0, bf16);
+        a_hi[k] = wgmma_emu_operand16(arena, desc_a, 16 * w + g + 8, k, 0, bf16);
+    }
+    for (int c = 0; c < n / 8; ++c)
+        for (int h = 0; h < 2; ++h) {
+            const int col = 8 * c + 2 * t + h;
+            float lo = d[4 * c + h], hi = d[4 * c + 2 + h];
+            for (int k = 0; k < 16; ++k) {
+                const float b = wgmma_emu_operand16(arena, desc_b, col, k, trans_b, bf16);
+                lo += a_lo[k] * b;
+                hi += a_hi[k] * b;
+            }
+            d[4 * c + h] = lo;
+            d[4 * c + 2 + h] = hi;
+        }
+}
+
+#define WGMMA_M64K16(N, d, desc_a, desc_b, BF16, TRANS_B)                            \
+    wgmma_emu_m64k16((d), (N), (desc_a), (desc_b), wgmma_arena_, wgmma_id_, (BF16), (TRANS_B))
 /* cp.async, emulated: a plain copy at issue time (one legal schedule of the asynchronous
  * copy), zero-filling what lies past `bytes`; commit and wait are empty.  dst is a byte
  * address as for wgmma_desc (wgmma_base_ + an offset into the arena), arena is
  * wgmma_arena_w_ of WGMMA_SETUP (the hardware forms ignore it). */
-inline void cpasync_emu(__local uchar *arena, const uint dst, __global const float *src,
-                        const int floats, const int bytes)
+inline void cpasync_emu(__local uchar *arena, const uint dst, __global const uchar *src,
+                        const int size, const int bytes)
 {
-    __local float *const d = (__local float *)(arena + dst);
-    for (int i = 0; i < floats; ++i)
-        d[i] = 4 * i < bytes ? src[i] : 0.0f;
+    __local uchar *const d = arena + dst;
+    for (int i = 0; i < size; ++i)
+        d[i] = i < bytes ? src[i] : (uchar)0;
 }
-#define CPASYNC_16(arena, dst, src) cpasync_emu((arena), (dst), (src), 4, 16)
-#define CPASYNC_16Z(arena, dst, src, bytes) cpasync_emu((arena), (dst), (src), 4, (bytes))
-#define CPASYNC_4(arena, dst, src) cpasync_emu((arena), (dst), (src), 1, 4)
-#define CPASYNC_4Z(arena, dst, src, bytes) cpasync_emu((arena), (dst), (src), 1, (bytes))
+#define CPASYNC_16(arena, dst, src) \
+    cpasync_emu((arena), (dst), (__global const uchar *)(src), 16, 16)
+#define CPASYNC_16Z(arena, dst, src, bytes) \
+    cpasync_emu((arena), (dst), (__global const uchar *)(src), 16, (bytes))
+#define CPASYNC_4(arena, dst, src) cpasync_emu((arena), (dst), (__global const uchar *)(src), 4, 4)
+#define CPASYNC_4Z(arena, dst, src, bytes) \
+    cpasync_emu((arena), (dst), (__global const uchar *)(src), 4, (bytes))
 #define CPASYNC_COMMIT() ((void)0)
 #define CPASYNC_WAIT(n) ((void)0)
 #define WGMMA_PROXY_FENCE() ((void)0)
@@ -186,7 +269,7 @@ inline void cpasync_emu(__local uchar *arena, const uint dst, __global const flo
 #define WGMMA_KEEP(x) asm volatile("" : "+f"(x) :: "memory")
 
 /* cp.async (sm_80 and later, plain sm_90 PTX: no marker needed).  dst a local-memory byte
- * address as for wgmma_desc, src a __global const float *; the 16-byte form bypasses L1 (.cg)
+ * address as for wgmma_desc, src a __global pointer (any type); the 16-byte form bypasses L1 (.cg)
  * and needs both 16-byte aligned, the 4-byte form goes through L1 (.ca, the only choice for 4
  * bytes).  The Z forms copy only `bytes` (0 .. cp-size) and fill the rest with zeros; src
  * must still be a valid address. */
@@ -213,58 +296,58 @@ inline void cpasync_emu(__local uchar *arena, const uint dst, __global const flo
 /* One macro per N: the register list is spelled out (the preprocessor cannot count).  The
  * scale-d operand is a predicate (true: D += A*B); only the wgmma line is a marker, the
  * predicate's set-up is plain sm_90 PTX. */
-#define WGMMA_TF32_N8(d, da, db) \
+#define WGMMA_ASM_N8(kind, tail, d, da, db) \
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %6, 0;\n" \
-    "// @sm90a wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32 {" \
+    "// @sm90a wgmma.mma_async.sync.aligned.m64n8" kind " {" \
     "%0, %1, %2, %3" \
-    "}, %4, %5, p, 1, 1;\n}" \
+    "}, %4, %5, p, 1, 1" tail ";\n}" \
     : WGMMA_D4(d, 0) \
     : "l"(da), "l"(db), "r"(1) \
     : "memory")
 
-#define WGMMA_TF32_N16(d, da, db) \
+#define WGMMA_ASM_N16(kind, tail, d, da, db) \
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %10, 0;\n" \
-    "// @sm90a wgmma.mma_async.sync.aligned.m64n16k8.f32.tf32.tf32 {" \
+    "// @sm90a wgmma.mma_async.sync.aligned.m64n16" kind " {" \
     "%0, %1, %2, %3, %4, %5, %6, %7" \
-    "}, %8, %9, p, 1, 1;\n}" \
+    "}, %8, %9, p, 1, 1" tail ";\n}" \
     : WGMMA_D8(d, 0) \
     : "l"(da), "l"(db), "r"(1) \
     : "memory")
 
-#define WGMMA_TF32_N32(d, da, db) \
+#define WGMMA_ASM_N32(kind, tail, d, da, db) \
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n" \
-    "// @sm90a wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 {" \
+    "// @sm90a wgmma.mma_async.sync.aligned.m64n32" kind " {" \
     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15" \
-    "}, %16, %17, p, 1, 1;\n}" \
+    "}, %16, %17, p, 1, 1" tail ";\n}" \
     : WGMMA_D16(d, 0) \
     : "l"(da), "l"(db), "r"(1) \
     : "memory")
 
-#define WGMMA_TF32_N64(d, da, db) \
+#define WGMMA_ASM_N64(kind, tail, d, da, db) \
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n" \
-    "// @sm90a wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {" \
+    "// @sm90a wgmma.mma_async.sync.aligned.m64n64" kind " {" \
     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31" \
-    "}, %32, %33, p, 1, 1;\n}" \
+    "}, %32, %33, p, 1, 1" tail ";\n}" \
     : WGMMA_D32(d, 0) \
     : "l"(da), "l"(db), "r"(1) \
     : "memory")
 
-#define WGMMA_TF32_N128(d, da, db) \
+#define WGMMA_ASM_N128(kind, tail, d, da, db) \
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n" \
-    "// @sm90a wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {" \
+    "// @sm90a wgmma.mma_async.sync.aligned.m64n128" kind " {" \
     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63" \
-    "}, %64, %65, p, 1, 1;\n}" \
+    "}, %64, %65, p, 1, 1" tail ";\n}" \
     : WGMMA_D64(d, 0) \
     : "l"(da), "l"(db), "r"(1) \
     : "memory")
 
-#define WGMMA_TF32_N256(d, da, db) \
+#define WGMMA_ASM_N256(kind, tail, d, da, db) \
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n" \
-    "// @sm90a wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {" \
+    "// @sm90a wgmma.mma_async.sync.aligned.m64n256" kind " {" \
     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
@@ -273,14 +356,24 @@ inline void cpasync_emu(__local uchar *arena, const uint dst, __global const flo
     "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
     "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
     "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127" \
-    "}, %128, %129, p, 1, 1;\n}" \
+    "}, %128, %129, p, 1, 1" tail ";\n}" \
     : WGMMA_D128(d, 0) \
     : "l"(da), "l"(db), "r"(1) \
     : "memory")
 
 #define WGMMA_CAT_(a, b) a##b
 #define WGMMA_CAT(a, b) WGMMA_CAT_(a, b)
-#define WGMMA_M64K8_TF32(N, d, desc_a, desc_b) WGMMA_CAT(WGMMA_TF32_N, N)(d, desc_a, desc_b)
+#define WGMMA_M64K8_TF32(N, d, desc_a, desc_b) \
+    WGMMA_CAT(WGMMA_ASM_N, N)("k8.f32.tf32.tf32", "", d, desc_a, desc_b)
+/* 16-bit inputs: the type by BF16 (0 or 1), and the transpose immediates: A never
+ * transposed (K-major), B as TRANS_B (0: K-major, 1: N-major).  Both literal 0 or 1. */
+#define WGMMA_K16_TYPE_0 "k16.f32.f16.f16"
+#define WGMMA_K16_TYPE_1 "k16.f32.bf16.bf16"
+#define WGMMA_K16_TRANS_0 ", 0, 0"
+#define WGMMA_K16_TRANS_1 ", 0, 1"
+#define WGMMA_M64K16(N, d, desc_a, desc_b, BF16, TRANS_B) \
+    WGMMA_CAT(WGMMA_ASM_N, N)(WGMMA_CAT(WGMMA_K16_TYPE_, BF16), \
+                              WGMMA_CAT(WGMMA_K16_TRANS_, TRANS_B), d, desc_a, desc_b)
 
 #endif
 

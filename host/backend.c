@@ -108,6 +108,9 @@ static const struct {
 } kernels16[] = {
     { "tensor_core", "08_tensor_core_f16.cl", "gemm_tensor_core_f16",
       "BM=128 BN=128 BK=32 WM=64 WN=64 TM=32 TN=4" },
+    /* wgmma m64nNk16: one warpgroup on 64 x 256, BK = 16, four stages (as for fp32). */
+    { "wgmma", "09_wgmma_f16.cl", "gemm_wgmma_16",
+      "BM=64 BN=256 BK=16 WGN=256 STAGES=4 WAIT=1 TM=8 TN=16" },
 };
 
 bool backend_has_16bit(const algo_def *algo)
@@ -126,7 +129,7 @@ int backend_choose_16bit(const device_info *dev, const algo_def *algo, int dtype
            strcmp(kernels16[i].algorithm, algo->desc.name) != 0)
         i++;
     if (i == sizeof kernels16 / sizeof kernels16[0]) {
-        err_set(e, "has no kernel for 16-bit inputs (only tensor_core has)");
+        err_set(e, "has no kernel for 16-bit inputs (only tensor_core and wgmma have)");
         return -1;
     }
     if (dtype != 1 && dtype != 2) {
@@ -138,6 +141,19 @@ int backend_choose_16bit(const device_info *dev, const algo_def *algo, int dtype
                                bf16 ? "bf16" : "f16", bf16 ? "-cl-std=CL1.2 -DBF16=1"
                                                            : "-cl-std=CL1.2 -DBF16=0",
                                kernels16[i].defaults, 8 };
+    /* wgmma: sm_90a through the post-pass, or its emulation (as choose_wgmma for fp32). */
+    if (strcmp(kernels16[i].file, "09_wgmma_f16.cl") == 0) {
+        backend_choice wg;
+        if (choose_wgmma(dev, &wg, e) != 0)
+            return -1;
+        out->name = wg.name;
+        out->options = dev->nv_cc_major == 9
+                           ? (bf16 ? "-cl-std=CL1.2 -DBF16=1 " PROGRAM_SM90A_OPTION
+                                   : "-cl-std=CL1.2 -DBF16=0 " PROGRAM_SM90A_OPTION)
+                           : (bf16 ? "-cl-std=CL1.2 -DBF16=1 -DCLGEMM_EMULATE_WGMMA=1"
+                                   : "-cl-std=CL1.2 -DBF16=0 -DCLGEMM_EMULATE_WGMMA=1");
+        return 0;
+    }
     /* As for fp32 data: the hardware where there is one, else the emulation if asked for. */
     if (dev->nv_cc_major >= 8)
         return 0;

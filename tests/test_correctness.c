@@ -4,7 +4,7 @@
  *     width), a nonzero offset into each buffer, alpha = -1.5 and beta = 0.5;
  *   - padded buffers (rows to 32 floats, NaN in the padding), alpha = 1, beta = 0 with C
  *     full of NaN, so reading C or past a row's end shows up as a failure.
- * Then tensor_core with --dtype f16 and bf16 (16-bit buffers) at sizes of its own.
+ * Then tensor_core and wgmma with --dtype f16 and bf16 (16-bit buffers) at sizes of their own.
  * usage: test_correctness [ALGO...]   (default: all; device from $CLGEMM_TEST_DEVICE,
  * else "pocl") */
 #include <stdio.h>
@@ -96,7 +96,7 @@ int main(int argc, char **argv)
                 run_result_free(&res);
             }
 
-    /* --dtype f16 and bf16: tensor_core on 16-bit buffers (A and B rounded on the host, the
+    /* --dtype f16 and bf16: tensor_core and wgmma on 16-bit buffers (A and B rounded on the host, the
      * reference from the rounded values), at sizes that are not multiples of the m16n8k16
      * fragments or of the tiles, with the defaults (128x128 group, 64x64 warp tiles, BK 32)
      * and a variant with another warp grid and a K slice longer than most K here.  The row
@@ -105,15 +105,20 @@ int main(int argc, char **argv)
     static const gemm_shape sizes16[] = {
         { 1, 1, 1 }, { 37, 45, 29 }, { 129, 67, 41 }, { 64, 64, 64 }, { 200, 136, 100 },
     };
+    /* wgmma (cl/09_wgmma_f16.cl): its defaults, and two warpgroups with a 32-deep K slice
+     * and no wgmma left in flight. */
     static const char *const variants16[] = {
         "tensor_core", "tensor_core:BM=64,BN=64,BK=64,WM=32,WN=32,TM=8,TN=4",
+        "wgmma", "wgmma:BM=128,TM=16,BN=128,WGN=128,TN=4,BK=32,STAGES=2,WAIT=0",
     };
-    bool want16 = false;
-    for (size_t a = 0; a < nalgos; a++)
-        want16 = want16 || strcmp(algos[a], "tensor_core") == 0;
-    for (int dt = 0; want16 && dt < 2; dt++)
-        for (size_t v = 0; v < sizeof variants16 / sizeof variants16[0]; v++)
-            for (size_t i = 0; i < sizeof sizes16 / sizeof sizes16[0]; i++)
+    for (int dt = 0; dt < 2; dt++)
+        for (size_t v = 0; v < sizeof variants16 / sizeof variants16[0]; v++) {
+            bool wanted = false;   /* its algorithm is among those asked for */
+            size_t base = strcspn(variants16[v], ":");
+            for (size_t a = 0; a < nalgos; a++)
+                wanted = wanted || (strlen(algos[a]) == base &&
+                                    strncmp(algos[a], variants16[v], base) == 0);
+            for (size_t i = 0; wanted && i < sizeof sizes16 / sizeof sizes16[0]; i++)
                 for (int tight = 0; tight <= 1; tight++) {
                     clgemm_dtype dtype = dt ? CLGEMM_BF16 : CLGEMM_F16;
                     run_request req = run_request_defaults();
@@ -150,6 +155,7 @@ int main(int argc, char **argv)
                         printf("%s\n", row->build_log);
                     run_result_free(&res);
                 }
+        }
     session_close(s);
     printf("%d cases, %d failed\n", cases, failed);
     return failed ? 1 : 0;

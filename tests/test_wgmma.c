@@ -13,6 +13,10 @@
  * placement and fragment formulas are written here independently of wgmma.h and
  * cl/09_wgmma.cl, so the emulation is checked against them, and on the GPU the hardware is.
  *
+ * The same for the 16-bit form m64nNk16 (f16 and bf16 bit patterns of small integers, A 64 x 32
+ * and B 32 x N, two k16 steps), with B K-major and N-major (the transpose-B immediate), and
+ * a planted mismatch (B placed N-major, read K-major) that must be seen.
+ *
  * It also checks that a program asking for the post-pass (PROGRAM_SM90A_OPTION) on a device
  * that cannot take it comes back "unsupported" with the reason: a device that is not
  * compute capability 9.x is refused before building, and a binary that is not PTX is
@@ -24,6 +28,7 @@
 #include <string.h>
 
 #include "device.h"
+#include "dtype.h"
 #include "program.h"
 
 static int failures, checks;
@@ -95,6 +100,69 @@ static const char kernel_text[] =
     "        d[(16 * w + g + 8 * ((i / 2) % 2)) * TEST_N + 8 * (i / 4) + 2 * t + i % 2] = acc[i];\n"
     "}\n";
 
+/* The 16-bit form, m64nNk16 (f16 or bf16 by TEST_BF16, B's transpose immediate TEST_TRANS_B):
+ * A 64 x 32 and B 32 x N, two k16 steps, the same layouts in bytes (a core matrix is 8 rows
+ * x 16 bytes = 8 values).  A is K-major; B is placed K-major (TEST_PLACE_MN 0: a core matrix
+ * row is 8 consecutive k of one column n) or N-major (1: 8 consecutive n of one row k).  The
+ * host passes bit patterns; NaN (0x7fc0) everywhere else. */
+static const char kernel16_text[] =
+    "#define ARENA_BYTES " "40960" "\n"
+    "#define KSTEPS 2\n"
+    "__kernel __attribute__((reqd_work_group_size(128, 1, 1)))\n"
+    "void wgmma16_fragment_test(__global const ushort *a, __global const ushort *b,\n"
+    "                           __global const float *d0, __global float *d,\n"
+    "                           const int a_at, const int a_lbo, const int a_sbo,\n"
+    "                           const int b_at, const int b_lbo, const int b_sbo)\n"
+    "{\n"
+    "    __local float4 arena4[ARENA_BYTES / 16];\n"
+    "    __local uchar *const bytes = (__local uchar *)arena4;\n"
+    "    const int x = get_local_id(0);\n"
+    "    WGMMA_SETUP(arena4, x);\n"
+    "    for (int i = x; i < ARENA_BYTES / 4; i += 128)\n"
+    "        ((__local uint *)arena4)[i] = 0x7fc07fc0u;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    for (int i = x; i < 64 * 16 * KSTEPS; i += 128) {\n"
+    "        const int r = i / (16 * KSTEPS), k = i % (16 * KSTEPS);\n"
+    "        *(__local ushort *)(bytes + a_at + (r / 8) * a_sbo + (k / 8) * a_lbo + (r % 8) * 16\n"
+    "                            + (k % 8) * 2) = a[r * 16 * KSTEPS + k];\n"
+    "    }\n"
+    "    for (int i = x; i < TEST_N * 16 * KSTEPS; i += 128) {\n"
+    "        const int n = i / (16 * KSTEPS), k = i % (16 * KSTEPS);\n"
+    "        const int in_core = TEST_PLACE_MN ? (k % 8) * 16 + (n % 8) * 2 : (n % 8) * 16 + (k % 8) * 2;\n"
+    "        *(__local ushort *)(bytes + b_at + (n / 8) * b_sbo + (k / 8) * b_lbo + in_core)\n"
+    "            = b[k * TEST_N + n];   /* B is K x N */\n"
+    "    }\n"
+    "    const int w = x / 32, g = (x % 32) / 4, t = x % 4;\n"
+    "    float acc[TEST_N / 2];\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < TEST_N / 2; ++i)\n"
+    "        acc[i] = d0[(16 * w + g + 8 * ((i / 2) % 2)) * TEST_N + 8 * (i / 4) + 2 * t + i % 2];\n"
+    "    WGMMA_PROXY_FENCE();\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    WGMMA_FENCE();\n"
+    "#pragma unroll\n"
+    "    for (int s = 0; s < KSTEPS; ++s)\n"
+    "        WGMMA_M64K16(TEST_N, acc,\n"
+    "                     wgmma_desc(wgmma_base_ + a_at + 2 * s * a_lbo, a_lbo, a_sbo),\n"
+    "                     wgmma_desc(wgmma_base_ + b_at + 2 * s * b_lbo, b_lbo, b_sbo),\n"
+    "                     TEST_BF16, TEST_TRANS_B);\n"
+    "    WGMMA_COMMIT();\n"
+    "    WGMMA_WAIT(0);\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < TEST_N / 2; ++i)\n"
+    "        WGMMA_KEEP(acc[i]);\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < TEST_N / 2; ++i)\n"
+    "        d[(16 * w + g + 8 * ((i / 2) % 2)) * TEST_N + 8 * (i / 4) + 2 * t + i % 2] = acc[i];\n"
+    "}\n";
+
+/* Which instruction a run tests: tf32 (bits 0) or 16-bit (1 f16, 2 bf16), B's transpose
+ * immediate, where the kernel places B (N-major or not), and whether it must fail (a planted
+ * mismatch between the two: the check must see it). */
+typedef struct mode {
+    int bits16, trans_b, place_mn, expect_fail;
+} mode;
+
 /* A layout: where each operand starts, its LBO and SBO, for rows of A (64) or of B^T (n). */
 typedef struct layout {
     const char *name;
@@ -142,11 +210,20 @@ static int small_int(int range) /* -range .. range */
 }
 
 static void run_n(cl_context ctx, cl_command_queue q, const device_info *dev, int n,
-                  const char *header, const char *base_options)
+                  const char *header, const char *base_options, mode md)
 {
-    size_t len = strlen(header) + sizeof kernel_text + 64;
+    const bool h = md.bits16 != 0;
+    const int kdim = h ? 2 * KDIM : KDIM;   /* values along K: 16 tf32 or 32 16-bit */
+    char tag[64];
+    snprintf(tag, sizeof tag, "%s%s%s", !h ? "tf32" : md.bits16 == 2 ? "bf16" : "f16",
+             !h ? "" : md.trans_b ? " B N-major" : " B K-major",
+             md.expect_fail ? " (planted mismatch)" : "");
+    size_t len = strlen(header) + sizeof kernel16_text + 160;
     char *source = malloc(len);
-    snprintf(source, len, "%s\n#define TEST_N %d\n%s", header, n, kernel_text);
+    snprintf(source, len,
+             "%s\n#define TEST_N %d\n#define TEST_BF16 %d\n#define TEST_TRANS_B %d\n"
+             "#define TEST_PLACE_MN %d\n%s",
+             header, n, md.bits16 == 2, md.trans_b, md.place_mn, h ? kernel16_text : kernel_text);
     char *log = NULL;
     bool cached, unsupported;
     errbuf e = { "" };
@@ -158,13 +235,15 @@ static void run_n(cl_context ctx, cl_command_queue q, const device_info *dev, in
     if (!prog)
         return;
     cl_int st;
-    cl_kernel k = clCreateKernel(prog, "wgmma_fragment_test", &st);
+    cl_kernel k = clCreateKernel(prog, h ? "wgmma16_fragment_test" : "wgmma_fragment_test", &st);
     EXPECT(k != NULL, "N=%d: clCreateKernel: %s", n, cl_error_name(st));
 
-    float *a = malloc(sizeof(float) * 64 * KDIM), *b = malloc(sizeof(float) * KDIM * n);
+    float *a = malloc(sizeof(float) * 64 * kdim), *b = malloc(sizeof(float) * kdim * n);
     float *d0 = malloc(sizeof(float) * 64 * n), *d = malloc(sizeof(float) * 64 * n);
-    cl_mem ba = clCreateBuffer(ctx, CL_MEM_READ_ONLY, sizeof(float) * 64 * KDIM, NULL, &st);
-    cl_mem bb = clCreateBuffer(ctx, CL_MEM_READ_ONLY, sizeof(float) * KDIM * n, NULL, &st);
+    uint16_t *a16 = malloc(sizeof(uint16_t) * 64 * kdim), *b16 = malloc(sizeof(uint16_t) * kdim * n);
+    const size_t esz = h ? sizeof(uint16_t) : sizeof(float);
+    cl_mem ba = clCreateBuffer(ctx, CL_MEM_READ_ONLY, esz * 64 * kdim, NULL, &st);
+    cl_mem bb = clCreateBuffer(ctx, CL_MEM_READ_ONLY, esz * kdim * n, NULL, &st);
     cl_mem bd0 = clCreateBuffer(ctx, CL_MEM_READ_ONLY, sizeof(float) * 64 * n, NULL, &st);
     cl_mem bd = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, sizeof(float) * 64 * n, NULL, &st);
     for (int kind = 0; k && kind < 4; kind++) {
@@ -174,14 +253,20 @@ static void run_n(cl_context ctx, cl_command_queue q, const device_info *dev, in
             failures++;
             continue;
         }
-        for (int i = 0; i < 64 * KDIM; i++)
+        for (int i = 0; i < 64 * kdim; i++) {
             a[i] = (float)small_int(4);
-        for (int i = 0; i < KDIM * n; i++)
+            a16[i] = md.bits16 == 2 ? f32_to_bf16_bits(a[i]) : f32_to_f16_bits(a[i]);
+        }
+        for (int i = 0; i < kdim * n; i++) {
             b[i] = (float)small_int(4);
+            b16[i] = md.bits16 == 2 ? f32_to_bf16_bits(b[i]) : f32_to_f16_bits(b[i]);
+        }
         for (int i = 0; i < 64 * n; i++)
             d0[i] = (float)small_int(64);
-        clEnqueueWriteBuffer(q, ba, CL_TRUE, 0, sizeof(float) * 64 * KDIM, a, 0, NULL, NULL);
-        clEnqueueWriteBuffer(q, bb, CL_TRUE, 0, sizeof(float) * KDIM * n, b, 0, NULL, NULL);
+        clEnqueueWriteBuffer(q, ba, CL_TRUE, 0, esz * 64 * kdim, h ? (void *)a16 : (void *)a, 0,
+                             NULL, NULL);
+        clEnqueueWriteBuffer(q, bb, CL_TRUE, 0, esz * kdim * n, h ? (void *)b16 : (void *)b, 0,
+                             NULL, NULL);
         clEnqueueWriteBuffer(q, bd0, CL_TRUE, 0, sizeof(float) * 64 * n, d0, 0, NULL, NULL);
         cl_mem bufs[4] = { ba, bb, bd0, bd };
         int ints[6] = { l.a_at, l.a_lbo, l.a_sbo, l.b_at, l.b_lbo, l.b_sbo };
@@ -201,21 +286,29 @@ static void run_n(cl_context ctx, cl_command_queue q, const device_info *dev, in
         for (int r = 0; r < 64; r++)
             for (int c = 0; c < n; c++) {
                 double want = d0[r * n + c];
-                for (int kk = 0; kk < KDIM; kk++)
-                    want += (double)a[r * KDIM + kk] * b[kk * n + c];
+                for (int kk = 0; kk < kdim; kk++)
+                    want += (double)a[r * kdim + kk] * b[kk * n + c];
                 float got = d[r * n + c];
                 if (!(got == (float)want)) {
-                    if (wrong < 4)
-                        fprintf(stderr, "  N=%d %s: D[%d][%d] = %g, want %g\n", n, l.name, r,
-                                c, got, want);
+                    if (wrong < 4 && !md.expect_fail)
+                        fprintf(stderr, "  N=%d %s %s: D[%d][%d] = %g, want %g\n", n, tag,
+                                l.name, r, c, got, want);
                     wrong++;
                 }
             }
-        EXPECT(wrong == 0, "N=%d, layout %s (A at %d LBO %d SBO %d, B at %d LBO %d SBO %d): "
-               "%d of %d entries wrong", n, l.name, l.a_at, l.a_lbo, l.a_sbo, l.b_at, l.b_lbo,
-               l.b_sbo, wrong, 64 * n);
+        if (md.expect_fail) {
+            EXPECT(wrong > 0, "N=%d %s, layout %s: a planted mismatch went unnoticed", n, tag,
+                   l.name);
+            if (wrong > 0)
+                printf("ok   N=%-3d %s %s: %d of %d entries wrong, as planted\n", n, tag,
+                       l.name, wrong, 64 * n);
+            break;   /* one layout is enough */
+        }
+        EXPECT(wrong == 0, "N=%d %s, layout %s (A at %d LBO %d SBO %d, B at %d LBO %d SBO %d): "
+               "%d of %d entries wrong", n, tag, l.name, l.a_at, l.a_lbo, l.a_sbo, l.b_at,
+               l.b_lbo, l.b_sbo, wrong, 64 * n);
         if (wrong == 0)
-            printf("ok   N=%-3d %s\n", n, l.name);
+            printf("ok   N=%-3d %s %s\n", n, tag, l.name);
     }
     clReleaseMemObject(ba);
     clReleaseMemObject(bb);
@@ -225,6 +318,8 @@ static void run_n(cl_context ctx, cl_command_queue q, const device_info *dev, in
     free(b);
     free(d0);
     free(d);
+    free(a16);
+    free(b16);
     if (k)
         clReleaseKernel(k);
     clReleaseProgram(prog);
@@ -302,7 +397,16 @@ int main(void)
         : PROGRAM_BASE_OPTIONS " -cl-std=CL1.2 -DCLGEMM_EMULATE_WGMMA=1";
     const int ns[] = { 8, 16, 32, 64, 128, 256 };
     for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
-        run_n(ctx, q, dev, ns[i], header, options);
+        run_n(ctx, q, dev, ns[i], header, options, (mode){ 0, 0, 0, 0 });
+    /* m64nNk16: f16 and bf16 with B N-major (what cl/09_wgmma_f16.cl uses) at every N, B
+     * K-major at two, and B placed N-major but read as K-major, which must fail. */
+    for (int bits = 1; bits <= 2; bits++) {
+        for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+            run_n(ctx, q, dev, ns[i], header, options, (mode){ bits, 1, 1, 0 });
+        run_n(ctx, q, dev, 16, header, options, (mode){ bits, 0, 0, 0 });
+        run_n(ctx, q, dev, 64, header, options, (mode){ bits, 0, 0, 0 });
+    }
+    run_n(ctx, q, dev, 16, header, options, (mode){ 1, 0, 1, 1 });
     check_unsupported(ctx, dev);
     free(header);
     clReleaseCommandQueue(q);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The real (non-emulated) path of cl/09_wgmma.cl and cl/wgmma.h, assembled without a GPU:
+# The real (non-emulated) path of cl/09_wgmma.cl, cl/09_wgmma_f16.cl and cl/wgmma.h, assembled without a GPU:
 # clang compiles the kernel to PTX for NVPTX (OpenCL C, markers as comments), the PTX is made to
 # look like NVIDIA's OpenCL output (.target sm_90, .version 8.0), ptxas accepts it for sm_90
 # (the first build), tests/ptx_retarget_tool rewrites it, and ptxas must accept the result
@@ -40,8 +40,17 @@ for params in "" "-DWAIT=0" "-DBK=16 -DSTAGES=2 -DWAIT=0" \
         "-DBN=128 -DWGN=128 -DTN=8 -DBK=16 -DSTAGES=3" "-DBN=128 -DWGN=128 -DTN=8 -DBK=8 -DSTAGES=6" \
         "-DBM=128 -DTM=16 -DBN=128 -DWGN=128 -DTN=4 -DBK=8 -DSTAGES=5" \
         "-DBM=128 -DTM=16 -DBN=256 -DTN=8 -DSTAGES=3" "-DROUND=0" "-DBN=192 -DWGN=64 -DTN=12 -DSTAGES=5" \
-        "-DBN=128 -DWGN=16 -DTN=8 -DBK=16 -DSTAGES=3"; do
-    { cat "$tmp/prelude.h"; expand 09_wgmma.cl; } > "$tmp/k.cl"
+        "-DBN=128 -DWGN=16 -DTN=8 -DBK=16 -DSTAGES=3" \
+        "f16:-DBF16=0" "f16:-DBF16=1" "f16:-DBF16=0 -DWAIT=0 -DSTAGES=3" \
+        "f16:-DBF16=0 -DBM=128 -DTM=16 -DBN=128 -DWGN=128 -DTN=4 -DBK=16 -DSTAGES=4" \
+        "f16:-DBF16=1 -DBN=128 -DWGN=128 -DTN=8 -DBK=32 -DSTAGES=3" \
+        "f16:-DBF16=0 -DBM=128 -DTM=16 -DBN=256 -DTN=8 -DBK=16 -DSTAGES=3" \
+        "f16:-DBF16=0 -DBN=192 -DWGN=64 -DTN=12 -DSTAGES=4" "f16:-DBF16=0 -DBK=32 -DSTAGES=2 -DWAIT=0" \
+        "f16:-DBF16=0 -DBN=128 -DWGN=128 -DTN=8 -DBK=16 -DSTAGES=6"; do
+    # "f16:" entries are cl/09_wgmma_f16.cl (m64nNk16 on 16-bit operands), the others 09_wgmma.cl.
+    file=09_wgmma.cl
+    case $params in f16:*) file=09_wgmma_f16.cl params=${params#f16:} ;; esac
+    { cat "$tmp/prelude.h"; expand $file; } > "$tmp/k.cl"
     # "inline" as static inline: clang may keep a plain C99 inline function out of line,
     # without a definition to link.  asm: clang's OpenCL mode spells it __asm__.
     if ! "$clang" -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -march=sm_80 -O3 -S \
@@ -57,6 +66,12 @@ for params in "" "-DWAIT=0" "-DBK=16 -DSTAGES=2 -DWAIT=0" \
         { echo "FAIL [$params] post-pass:"; cat "$tmp/err"; fail=1; continue; }
     grep -q "^[[:space:]]*wgmma.mma_async.sync.aligned.m64n" "$tmp/sm90a.ptx" ||
         { echo "FAIL [$params] no wgmma instruction after the post-pass"; fail=1; continue; }
+    if [ $file = 09_wgmma_f16.cl ]; then   # the 16-bit form, its type, B read N-major
+        case $params in *-DBF16=1*) ty=bf16 ;; *) ty=f16 ;; esac
+        grep -qE "^[[:space:]]*wgmma.mma_async.sync.aligned.m64n[0-9]+k16.f32.$ty.$ty .*, p, 1, 1, 0, 1;" \
+            "$tmp/sm90a.ptx" ||
+            { echo "FAIL [$params] no m64nNk16.f32.$ty.$ty with B transposed"; fail=1; continue; }
+    fi
     if ! "$ptxas" -arch=sm_90a -v "$tmp/sm90a.ptx" -o /dev/null > "$tmp/log" 2>&1; then
         echo "FAIL [$params] second build (sm_90a):"; head -20 "$tmp/log"; fail=1; continue
     fi
@@ -64,6 +79,6 @@ for params in "" "-DWAIT=0" "-DBK=16 -DSTAGES=2 -DWAIT=0" \
     if grep -qiE "serializ|warning" "$tmp/log" || ! grep -q " 0 bytes spill stores" "$tmp/log"; then
         echo "FAIL [$params] $info"; grep -iE "serializ|warning" "$tmp/log"; fail=1; continue
     fi
-    echo "ok   [${params:-defaults}] $info"
+    echo "ok   $file [${params:-defaults}] $info"
 done
 exit $fail

@@ -1,0 +1,343 @@
+#include "common.h"
+#include "wgmma.h"
+
+/* Step 9 for 16-bit inputs: wgmma m64nNk16 on f16 or bf16 operands (BF16 = 0 or 1), fp32
+ * accumulation, C in fp32.  A and B are 16-bit bit patterns (ushort: NVIDIA's OpenCL has no
+ * cl_khr_fp16, and the tensor cores read the bits; nothing is converted on the device).
+ *
+ * The structure is 09_wgmma.cl's (read that first): BM/64 warpgroups, each owning 64 rows of
+ * the BM x BN block as BN/WGN accumulator tiles of 64 x WGN; STAGES K slices in local memory
+ * filled by cp.async WG_DIST slices ahead; one barrier per slice; WAIT wgmma groups left in
+ * flight across it.  A separate file rather than a branch of 09_wgmma.cl because almost
+ * everything around the instruction differs: the element type of A and B, the k step (16),
+ * the local layout of B, the copy plan (B no longer transposed: 16-byte copies only), and no
+ * tf32 rounding pass.  What differs:
+ *
+ *  1. A is K-major as before (its rows, as stored): core matrices of 8 rows x 8 k (16 bytes
+ *     per row, 128 contiguous bytes), BK/8 of them side by side along K (LBO = 128), then the
+ *     next 8 rows (SBO = BK/8 * 128).  One k16 step spans two core matrices along K.
+ *  2. B is N-major (wgmma's transpose-B immediate, allowed for 16-bit types): a core matrix
+ *     is 8 consecutive k of B, each 16 bytes = 8 consecutive n, i.e. exactly a piece of 8
+ *     rows of row-major B.  Core matrices of one 8-row group of k lie side by side along N
+ *     (SBO = 128), and the next 8 k follow (LBO = BN/8 * 128).  So B lands with plain 16-byte
+ *     copies, like A: no transposing 4-byte copies as for tf32.
+ *  3. No rounding: f16 and bf16 are read exactly.
+ *
+ * Copy plan: each operand is cut into 16-byte pieces numbered in local-memory order (piece p
+ * at byte 16p of its part of the stage), and work-item tid copies pieces tid + i * WG_THREADS.
+ * A: piece e is row wg_a_row(e), k = wg_a_k(e) .. +7.  B: piece e is k row e % 8 of its core
+ * matrix, core matrix e / 8: n group (e / 8) % (BN/8), k group (e / 8) / (BN/8).  A warp's 32
+ * pieces are 4 whole core matrices, so each quarter-warp writes 128 contiguous bytes (all 32
+ * banks) and reads 8 rows x 16 bytes; the warp reads 8 rows x 64 bytes of B (whole sectors).
+ *
+ * Edges: groups on the edge of C, and the last K slice when BK does not divide K, copy zeros
+ * outside the operands (cp.async's source size, in bytes: K or N not a multiple of 8 is cut
+ * inside a piece).  Needs offA, offB, lda, ldb multiples of 8 (16-byte aligned pieces); the
+ * host's 16-bit path guarantees it (ld_multiple 8).
+ *
+ * Local memory per stage: 2 * (BM + BN) * BK bytes; the defaults (64 x 256, BK = 16, four
+ * stages) use 40 KiB, as step 9's fp32 defaults do.
+ *
+ * Measured on the H100: TODO (lead).
+ */
+
+/* Parameters (all overridable with -D):
+ *   BM x BN  the block of C; BM a multiple of 64, BN of WGN and of 8
+ *   BK       the K slice per stage (multiple of 16)
+ *   WGN      the N of one wgmma (8, 16, 32, 64, 128 or 256)
+ *   STAGES   K slices resident in local memory; WAIT (0 or 1) wgmma groups in flight across
+ *            the barrier; copies run STAGES - 1 - WAIT slices ahead (>= 1)
+ *   BF16     0: f16 inputs, 1: bf16 inputs
+ *   TM, TN   only shape the launch: (BN/TN) * (BM/TM) must be 128 * BM/64 */
+#ifndef BM
+#define BM 64
+#endif
+#ifndef BN
+#define BN 256
+#endif
+#ifndef BK
+#define BK 16
+#endif
+#ifndef WGN
+#define WGN 256
+#endif
+#ifndef STAGES
+#define STAGES 4
+#endif
+#ifndef WAIT
+#define WAIT 1
+#endif
+#ifndef BF16
+#define BF16 0
+#endif
+#ifndef TM
+#define TM 8
+#endif
+#ifndef TN
+#define TN 16
+#endif
+
+#define WG_TX (BN / TN)
+#define WG_TY (BM / TM)
+#define WG_THREADS (WGMMA_THREADS * (BM / 64))
+#define WG_NI (BN / WGN)
+#define WG_KC (BK / 8)                     /* core matrices along K in a stage */
+#define WG_NB (BN / 8)                     /* core matrices of B along N */
+#define WG_AS (BM * BK)                    /* ushorts of A per stage */
+#define WG_BS (BN * BK)                    /* ushorts of B per stage */
+#define WG_STAGE (WG_AS + WG_BS)
+#define WG_A_LBO 128
+#define WG_A_SBO (WG_KC * 128)
+#define WG_B_LBO (WG_NB * 128)             /* next 8 k */
+#define WG_B_SBO 128                       /* next 8 n */
+#define WG_A_CHUNKS (BM * WG_KC / WG_THREADS)
+#define WG_B_CHUNKS (BN * WG_KC / WG_THREADS)
+#define WG_DIST (STAGES - 1 - WAIT)
+#define WG_Q (WG_THREADS / 8)              /* pieces' core matrices per round of copies */
+
+#if BM % 64 != 0 || BM < 64 || BK % 16 != 0 || BK < 16 || BN % WGN != 0 || BN % 8 != 0
+#error "gemm_wgmma_16: BM must be a multiple of 64, BK of 16, BN of WGN"
+#endif
+#if WGN != 8 && WGN != 16 && WGN != 32 && WGN != 64 && WGN != 128 && WGN != 256
+#error "gemm_wgmma_16: WGN must be 8, 16, 32, 64, 128 or 256"
+#endif
+#if BM % TM != 0 || BN % TN != 0 || WG_TX * WG_TY != WG_THREADS
+#error "gemm_wgmma_16: (BN/TN)*(BM/TM) must equal 128*(BM/64), one warpgroup per 64 rows"
+#endif
+#if (BM * WG_KC) % WG_THREADS != 0 || (BN * WG_KC) % WG_THREADS != 0 || WG_B_CHUNKS < 1
+#error "gemm_wgmma_16: BM*BK/8 and BN*BK/8 must be positive multiples of the work-group size"
+#endif
+#if WG_Q % WG_KC != 0
+#error "gemm_wgmma_16: BK/8 must divide the work-group size / 8"
+#endif
+#if (WAIT != 0 && WAIT != 1) || WG_DIST < 1 || WG_DIST > 7
+#error "gemm_wgmma_16: WAIT must be 0 or 1, and 1 <= STAGES - 1 - WAIT <= 7"
+#endif
+#if 2 * STAGES * WG_STAGE > 49136
+#error "gemm_wgmma_16: STAGES K slices of A and B exceed the 48 KiB of local memory"
+#endif
+
+/* ushort offset of element (r, k) of A in a stage (K-major), and of (k, n) of B (N-major). */
+inline int wg_a_at(const int r, const int k)
+{
+    return ((r >> 3) * WG_KC + (k >> 3)) * 64 + (r & 7) * 8 + (k & 7);
+}
+inline int wg_b_at(const int k, const int n)
+{
+    return ((k >> 3) * WG_NB + (n >> 3)) * 64 + (k & 7) * 8 + (n & 7);
+}
+
+/* Piece e of A: row, first k.  Pieces e and e + i * WG_THREADS share k and are i * WG_THREADS
+ * / WG_KC rows apart. */
+inline int wg_a_row(const int e) { return (e & 7) + 8 * ((e >> 3) / WG_KC); }
+inline int wg_a_k(const int e) { return 8 * ((e >> 3) % WG_KC); }
+/* Piece e of B: its k (within the slice) and first n; piece e + i * WG_THREADS is WG_B_DK(i)
+ * rows and WG_B_DN(i) columns further (constants for each i when BN/8 and WG_THREADS/8 divide
+ * one another). */
+inline int wg_b_k(const int e) { return (e & 7) + 8 * ((e >> 3) / WG_NB); }
+inline int wg_b_n(const int e) { return 8 * ((e >> 3) % WG_NB); }
+#if WG_NB % WG_Q == 0   /* a round of copies covers part of one 8-row group of k */
+#define WG_B_DN(i, e) (8 * WG_Q * ((i) % (WG_NB / WG_Q)))
+#define WG_B_DK(i, e) (8 * ((i) / (WG_NB / WG_Q)))
+#elif WG_Q % WG_NB == 0 /* a round covers whole 8-row groups of k */
+#define WG_B_DN(i, e) 0
+#define WG_B_DK(i, e) (8 * (i) * (WG_Q / WG_NB))
+#else                   /* neither (BN = 192, say): computed from the first piece e */
+#define WG_B_DN(i, e) (wg_b_n((e) + (i) * WG_THREADS) - wg_b_n(e))
+#define WG_B_DK(i, e) (wg_b_k((e) + (i) * WG_THREADS) - wg_b_k(e))
+#endif
+
+/* Start the copies of one K slice into one stage (as 09_wgmma.cl's wg_issue).  as, bs: byte
+ * addresses of this work-item's first piece of A and of B in the stage; a, b: their sources
+ * (in the slice); e: its first piece of B (tid); corner: a valid address for copies that
+ * read nothing.  Guarded copies
+ * zero-fill outside the operands: rows_left, cols_left (from the first piece's row of A and
+ * column of B), a_k_left, b_k_left (from its k in A, in B). */
+inline void wg_issue(const uint as, const uint bs, __global const ushort *a, const int lda,
+                     __global const ushort *b, const int ldb, __global const ushort *corner,
+                     const int rows_left, const int cols_left, const int a_k_left,
+                     const int b_k_left, const int e, const bool guarded,
+                     __local uchar *arena)
+{
+#pragma unroll
+    for (int i = 0; i < WG_A_CHUNKS; ++i) {
+        __global const ushort *const src = a + i * (WG_THREADS / WG_KC) * lda;
+        const uint dst = as + i * 16u * WG_THREADS;
+        if (!guarded) {
+            CPASYNC_16(arena, dst, src);
+        } else {
+            const bool in = i * (WG_THREADS / WG_KC) < rows_left && a_k_left > 0;
+            const int bytes = !in ? 0 : a_k_left >= 8 ? 16 : 2 * a_k_left;
+            CPASYNC_16Z(arena, dst, in ? src : corner, bytes);
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < WG_B_CHUNKS; ++i) {
+        __global const ushort *const src = b + WG_B_DK(i, e) * ldb + WG_B_DN(i, e);
+        const uint dst = bs + i * 16u * WG_THREADS;
+        if (!guarded) {
+            CPASYNC_16(arena, dst, src);
+        } else {
+            const int n_left = cols_left - WG_B_DN(i, e);
+            const bool in = WG_B_DK(i, e) < b_k_left && n_left > 0;
+            const int bytes = !in ? 0 : n_left >= 8 ? 16 : 2 * n_left;
+            CPASYNC_16Z(arena, dst, in ? src : corner, bytes);
+        }
+    }
+}
+
+/* Two neighbouring results of one row, (r, c) and (r, c+1), c even. */
+inline void wg_store2(__global float *C, const int ldc, const int r, const int c, const float x,
+                      const float y, const float alpha, const float beta, const int rows_left,
+                      const int cols_left, const bool guarded)
+{
+    __global float *p = C + r * ldc + c;
+    if (!guarded) {
+        *(__global float2 *)p = (float2)(gemm_epilogue(x, alpha, beta, p),
+                                         gemm_epilogue(y, alpha, beta, p + 1));
+    } else if (r < rows_left) {
+        if (c < cols_left)
+            p[0] = gemm_epilogue(x, alpha, beta, p);
+        if (c + 1 < cols_left)
+            p[1] = gemm_epilogue(y, alpha, beta, p + 1);
+    }
+}
+
+#if WG_DIST == 1
+#define WG_CP_WAIT() CPASYNC_WAIT(0)
+#elif WG_DIST == 2
+#define WG_CP_WAIT() CPASYNC_WAIT(1)
+#elif WG_DIST == 3
+#define WG_CP_WAIT() CPASYNC_WAIT(2)
+#elif WG_DIST == 4
+#define WG_CP_WAIT() CPASYNC_WAIT(3)
+#elif WG_DIST == 5
+#define WG_CP_WAIT() CPASYNC_WAIT(4)
+#elif WG_DIST == 6
+#define WG_CP_WAIT() CPASYNC_WAIT(5)
+#else
+#define WG_CP_WAIT() CPASYNC_WAIT(6)
+#endif
+
+__kernel __attribute__((reqd_work_group_size(WG_TX, WG_TY, 1)))
+void gemm_wgmma_16(const int M, const int N, const int K, const float alpha,
+                   __global const ushort *restrict A, const int offA, const int lda,
+                   __global const ushort *restrict B, const int offB, const int ldb,
+                   const float beta,
+                   __global float *restrict C, const int offC, const int ldc)
+{
+    __local float4 arena4[STAGES * WG_STAGE / 8];   /* 8 ushorts per float4 */
+
+    const int tid = get_local_id(1) * WG_TX + get_local_id(0);
+    WGMMA_SETUP(arena4, tid);
+    const int wg = tid / WGMMA_THREADS;
+    const int warp = (tid / 32) % 4, lane = tid % 32;
+    const int g = lane >> 2, t = lane & 3;
+
+    const int row0 = get_group_id(1) * BM, col0 = get_group_id(0) * BN;
+    const int rows_left = M - row0, cols_left = N - col0;
+    A += offA + row0 * lda;
+    B += offB + col0;
+    C += offC + row0 * ldc + col0;
+    const bool edge = rows_left < BM || cols_left < BN;
+    const int slices = (K + BK - 1) / BK;
+
+    float acc[WG_NI][WGN / 2];
+#pragma unroll
+    for (int j = 0; j < WG_NI; ++j)
+#pragma unroll
+        for (int q = 0; q < WGN / 2; ++q)
+            acc[j][q] = 0.0f;
+
+    const int a_r = wg_a_row(tid), a_k = wg_a_k(tid);
+    const int b_k = wg_b_k(tid), b_n = wg_b_n(tid);
+    __global const ushort *const a_src = A + a_r * lda + a_k;
+    __global const ushort *const b_src = B + b_k * ldb + b_n;
+    const uint a_dst = wgmma_base_ + 16u * tid;
+    const uint b_dst = wgmma_base_ + 2u * WG_AS + 16u * tid;
+
+#if CLGEMM_EMULATE_WGMMA
+#define WG_OPAQUE(x) ((void)0)
+#else
+#define WG_OPAQUE(x) asm volatile("" : "+r"(x))
+#endif
+
+#define WG_ISSUE(s, st)                                                                  \
+    do {                                                                                 \
+        const int k0_ = (s) * BK;                                                        \
+        int lda_ = lda, ldb_ = ldb;                                                      \
+        WG_OPAQUE(lda_);                                                                 \
+        WG_OPAQUE(ldb_);                                                                 \
+        const uint as_ = a_dst + (st) * (2u * WG_STAGE);                                 \
+        const uint bs_ = b_dst + (st) * (2u * WG_STAGE);                                 \
+        if (edge || K - k0_ < BK)                                                        \
+            wg_issue(as_, bs_, a_src + k0_, lda_, b_src + k0_ * ldb, ldb_, A + k0_,      \
+                     rows_left - a_r, cols_left - b_n, K - k0_ - a_k, K - k0_ - b_k,     \
+                     tid, true, wgmma_arena_w_);                                         \
+        else                                                                             \
+            wg_issue(as_, bs_, a_src + k0_, lda_, b_src + k0_ * ldb, ldb_, A + k0_, 0, 0, 0, \
+                     0, tid, false, wgmma_arena_w_);                                     \
+    } while (0)
+
+#pragma unroll
+    for (int s = 0; s < WG_DIST; ++s) {
+        if (s < slices)
+            WG_ISSUE(s, s);
+        CPASYNC_COMMIT();
+    }
+
+    const uint a_rows = (uint)wg_a_at(wg * 64, 0) * 2u;
+    const uint b_start = 2u * WG_AS;
+
+    int stage = 0, fill = WG_DIST;
+    for (int i = 0; i < slices; ++i) {
+        WG_CP_WAIT();
+        WGMMA_PROXY_FENCE();
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        const uint base = wgmma_base_ + (uint)(stage * WG_STAGE) * 2u;
+        WGMMA_FENCE();
+#pragma unroll
+        for (int kk = 0; kk < BK; kk += 16) {
+            const ulong da = wgmma_desc(base + a_rows + (uint)wg_a_at(0, kk) * 2u, WG_A_LBO,
+                                        WG_A_SBO);
+#pragma unroll
+            for (int j = 0; j < WG_NI; ++j) {
+                const uint b_off = b_start + (uint)wg_b_at(kk, j * WGN) * 2u;
+                WGMMA_M64K16(WGN, acc[j], da, wgmma_desc(base + b_off, WG_B_LBO, WG_B_SBO),
+                             BF16, 1);
+            }
+        }
+        WGMMA_COMMIT();
+
+        if (i + WG_DIST < slices)
+            WG_ISSUE(i + WG_DIST, fill);
+        CPASYNC_COMMIT();
+        WGMMA_WAIT(WAIT);
+        stage = stage == STAGES - 1 ? 0 : stage + 1;
+        fill = fill == STAGES - 1 ? 0 : fill + 1;
+    }
+    WGMMA_WAIT(0);
+#pragma unroll
+    for (int j = 0; j < WG_NI; ++j)
+#pragma unroll
+        for (int q = 0; q < WGN / 2; ++q)
+            WGMMA_KEEP(acc[j][q]);
+
+    const int r = wg * 64 + warp * 16 + g;
+#pragma unroll
+    for (int j = 0; j < WG_NI; ++j)
+#pragma unroll
+        for (int c8 = 0; c8 < WGN / 8; ++c8) {
+            const int c = j * WGN + c8 * 8 + 2 * t;
+            const float *d = &acc[j][4 * c8];
+            if (!edge) {
+                wg_store2(C, ldc, r, c, d[0], d[1], alpha, beta, BM, BN, false);
+                wg_store2(C, ldc, r + 8, c, d[2], d[3], alpha, beta, BM, BN, false);
+            } else {
+                wg_store2(C, ldc, r, c, d[0], d[1], alpha, beta, rows_left, cols_left, true);
+                wg_store2(C, ldc, r + 8, c, d[2], d[3], alpha, beta, rows_left, cols_left,
+                          true);
+            }
+        }
+}
