@@ -38,6 +38,25 @@
  * Local memory per stage: 2 * (BM + BN) * BK bytes; the defaults (64 x 256, BK = 16, four
  * stages) use 40 KiB, as step 9's fp32 defaults do.
  *
+ * Swizzled layouts (SWZ = 32, 64 or 128; 0, the default, is all of the above).  The tensor
+ * cores read the no-swizzle layout's core matrices (128 contiguous bytes each) with bank
+ * conflicts; the swizzled layouts of wgmma.h (wgmma_desc_swz) spread them.  With W = SWZ
+ * bytes and E = W / 2 values:
+ *   A, K-major: BK / E panels of BM rows x W bytes (panel p holds k = pE .. pE + E - 1); row
+ *     r of panel p at logical byte (p * BM + r) * W.  Descriptor: SBO = 8 W (next 8 rows),
+ *     LBO unused (16); k16 step kk starts at panel kk / E, byte (kk % E) * 2 of the row.
+ *   B, N-major (transpose immediate): BN / E panels of BK k-rows x W bytes (panel q holds
+ *     n = qE .. qE + E - 1); row k of panel q at logical byte (q * BK + k) * W.  Descriptor:
+ *     LBO = BK * W (next panel along N), SBO = 8 W (next 8 k); k16 step kk starts at row kk.
+ *   Physical byte = wgmma_swz(logical, W): the 16-byte chunk index XOR bits 7.. of the
+ *     address, applied by the copies (each 16-byte piece lands where the swizzle expects
+ *     it) and undone by the tensor cores.  The arena is 1024-byte aligned and every region
+ *     a multiple of 8 W bytes, so the pattern relative to the arena is the absolute one.
+ *   Copy plan: piece e is chunk e % (W/16) of row R = e / (W/16) (rows counted across
+ *   panels); rows of pieces e and e + i * WG_THREADS differ by a multiple of 16, so every
+ *   piece of a work-item has the same XOR: its destination is the first's + 16 i WG_THREADS.
+ *   Needs BK, BN and WGN multiples of E.
+ *
  * Measured on the H100: TODO (lead).
  */
 
@@ -76,6 +95,9 @@
 #ifndef TN
 #define TN 16
 #endif
+#ifndef SWZ
+#define SWZ 0
+#endif
 
 #define WG_TX (BN / TN)
 #define WG_TY (BM / TM)
@@ -107,8 +129,14 @@
 #if (BM * WG_KC) % WG_THREADS != 0 || (BN * WG_KC) % WG_THREADS != 0 || WG_B_CHUNKS < 1
 #error "gemm_wgmma_16: BM*BK/8 and BN*BK/8 must be positive multiples of the work-group size"
 #endif
-#if WG_Q % WG_KC != 0
+#if SWZ == 0 && WG_Q % WG_KC != 0
 #error "gemm_wgmma_16: BK/8 must divide the work-group size / 8"
+#endif
+#if SWZ != 0 && SWZ != 32 && SWZ != 64 && SWZ != 128
+#error "gemm_wgmma_16: SWZ must be 0, 32, 64 or 128"
+#endif
+#if SWZ != 0 && (BK % (SWZ / 2) != 0 || BN % (SWZ / 2) != 0 || WGN % (SWZ / 2) != 0)
+#error "gemm_wgmma_16: with SWZ, BK, BN and WGN must be multiples of SWZ/2"
 #endif
 #if (WAIT != 0 && WAIT != 1) || WG_DIST < 1 || WG_DIST > 7
 #error "gemm_wgmma_16: WAIT must be 0 or 1, and 1 <= STAGES - 1 - WAIT <= 7"
@@ -147,6 +175,19 @@ inline int wg_b_n(const int e) { return 8 * ((e >> 3) % WG_NB); }
 #define WG_B_DK(i, e) (wg_b_k((e) + (i) * WG_THREADS) - wg_b_k(e))
 #endif
 
+#if SWZ != 0
+#define WG_E (SWZ / 2)                     /* values per row of a swizzle atom */
+#define WG_CH (SWZ / 16)                   /* 16-byte chunks per row */
+#define WG_RPI (WG_THREADS / WG_CH)        /* rows between a work-item's pieces */
+/* Piece e (16 bytes at logical byte 16e of its region): row R = e / WG_CH across panels,
+ * chunk e % WG_CH.  A: panel R / BM, row R % BM, k = (R / BM) * E + 8 * chunk.  B: panel
+ * R / BK (n = panel * E + 8 * chunk), k row R % BK. */
+inline int wg_sa_row(const int e) { return (e / WG_CH) % BM; }
+inline int wg_sa_k(const int e) { return (e / WG_CH) / BM * WG_E + 8 * (e % WG_CH); }
+inline int wg_sb_k(const int e) { return (e / WG_CH) % BK; }
+inline int wg_sb_n(const int e) { return (e / WG_CH) / BK * WG_E + 8 * (e % WG_CH); }
+#endif
+
 /* Start the copies of one K slice into one stage (as 09_wgmma.cl's wg_issue).  as, bs: byte
  * addresses of this work-item's first piece of A and of B in the stage; a, b: their sources
  * (in the slice); e: its first piece of B (tid); corner: a valid address for copies that
@@ -159,6 +200,39 @@ inline void wg_issue(const uint as, const uint bs, __global const ushort *a, con
                      const int b_k_left, const int e, const bool guarded,
                      __local uchar *arena)
 {
+#if SWZ != 0
+    /* Deltas from the first piece e (= tid) to piece e + i * WG_THREADS: constants once
+     * unrolled and e's parts hoisted. */
+#pragma unroll
+    for (int i = 0; i < WG_A_CHUNKS; ++i) {
+        const int dr = wg_sa_row(e + i * WG_THREADS) - wg_sa_row(e);
+        const int dk = wg_sa_k(e + i * WG_THREADS) - wg_sa_k(e);
+        __global const ushort *const src = a + dr * lda + dk;
+        const uint dst = as + i * 16u * WG_THREADS;
+        if (!guarded) {
+            CPASYNC_16(arena, dst, src);
+        } else {
+            const bool in = dr < rows_left && a_k_left - dk > 0;
+            const int bytes = !in ? 0 : a_k_left - dk >= 8 ? 16 : 2 * (a_k_left - dk);
+            CPASYNC_16Z(arena, dst, in ? src : corner, bytes);
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < WG_B_CHUNKS; ++i) {
+        const int dk = wg_sb_k(e + i * WG_THREADS) - wg_sb_k(e);
+        const int dn = wg_sb_n(e + i * WG_THREADS) - wg_sb_n(e);
+        __global const ushort *const src = b + dk * ldb + dn;
+        const uint dst = bs + i * 16u * WG_THREADS;
+        if (!guarded) {
+            CPASYNC_16(arena, dst, src);
+        } else {
+            const int n_left = cols_left - dn;
+            const bool in = dk < b_k_left && n_left > 0;
+            const int bytes = !in ? 0 : n_left >= 8 ? 16 : 2 * n_left;
+            CPASYNC_16Z(arena, dst, in ? src : corner, bytes);
+        }
+    }
+#else
 #pragma unroll
     for (int i = 0; i < WG_A_CHUNKS; ++i) {
         __global const ushort *const src = a + i * (WG_THREADS / WG_KC) * lda;
@@ -184,6 +258,7 @@ inline void wg_issue(const uint as, const uint bs, __global const ushort *a, con
             CPASYNC_16Z(arena, dst, in ? src : corner, bytes);
         }
     }
+#endif
 }
 
 /* Two neighbouring results of one row, (r, c) and (r, c+1), c even. */
@@ -226,7 +301,11 @@ void gemm_wgmma_16(const int M, const int N, const int K, const float alpha,
                    const float beta,
                    __global float *restrict C, const int offC, const int ldc)
 {
+#if SWZ == 0
     __local float4 arena4[STAGES * WG_STAGE / 8];   /* 8 ushorts per float4 */
+#else   /* swizzle atoms must be aligned to their pattern's repeat (at most 1024 bytes) */
+    __local float4 arena4[STAGES * WG_STAGE / 8] __attribute__((aligned(1024)));
+#endif
 
     const int tid = get_local_id(1) * WG_TX + get_local_id(0);
     WGMMA_SETUP(arena4, tid);
@@ -249,12 +328,22 @@ void gemm_wgmma_16(const int M, const int N, const int K, const float alpha,
         for (int q = 0; q < WGN / 2; ++q)
             acc[j][q] = 0.0f;
 
+#if SWZ == 0
     const int a_r = wg_a_row(tid), a_k = wg_a_k(tid);
     const int b_k = wg_b_k(tid), b_n = wg_b_n(tid);
+#else
+    const int a_r = wg_sa_row(tid), a_k = wg_sa_k(tid);
+    const int b_k = wg_sb_k(tid), b_n = wg_sb_n(tid);
+#endif
     __global const ushort *const a_src = A + a_r * lda + a_k;
     __global const ushort *const b_src = B + b_k * ldb + b_n;
+#if SWZ == 0
     const uint a_dst = wgmma_base_ + 16u * tid;
     const uint b_dst = wgmma_base_ + 2u * WG_AS + 16u * tid;
+#else   /* the first piece's swizzled place (regions are whole atoms: relative = absolute) */
+    const uint a_dst = wgmma_base_ + wgmma_swz(16u * tid, SWZ);
+    const uint b_dst = wgmma_base_ + 2u * WG_AS + wgmma_swz(16u * tid, SWZ);
+#endif
 
 #if CLGEMM_EMULATE_WGMMA
 #define WG_OPAQUE(x) ((void)0)
@@ -297,6 +386,21 @@ void gemm_wgmma_16(const int M, const int N, const int K, const float alpha,
 
         const uint base = wgmma_base_ + (uint)(stage * WG_STAGE) * 2u;
         WGMMA_FENCE();
+#if SWZ != 0
+#pragma unroll
+        for (int kk = 0; kk < BK; kk += 16) {
+            const ulong da = wgmma_desc_swz(base + (uint)((kk / WG_E) * BM * SWZ + wg * 64 * SWZ +
+                                                         (kk % WG_E) * 2),
+                                            16u, 8u * SWZ, SWZ);
+#pragma unroll
+            for (int j = 0; j < WG_NI; ++j) {
+                const uint b_off = 2u * WG_AS + (uint)((j * WGN / WG_E) * BK * SWZ + kk * SWZ);
+                WGMMA_M64K16(WGN, acc[j], da,
+                             wgmma_desc_swz(base + b_off, (uint)(BK * SWZ), 8u * SWZ, SWZ),
+                             BF16, 1);
+            }
+        }
+#else
 #pragma unroll
         for (int kk = 0; kk < BK; kk += 16) {
             const ulong da = wgmma_desc(base + a_rows + (uint)wg_a_at(0, kk) * 2u, WG_A_LBO,
@@ -308,6 +412,7 @@ void gemm_wgmma_16(const int M, const int N, const int K, const float alpha,
                              BF16, 1);
             }
         }
+#endif
         WGMMA_COMMIT();
 
         if (i + WG_DIST < slices)

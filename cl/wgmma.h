@@ -23,7 +23,8 @@
  *     bits 16-29  leading-dimension byte offset (LBO) >> 4
  *     bits 32-45  stride-dimension byte offset (SBO) >> 4
  *     bits 49-51  base offset (swizzle modes only; 0 here)
- *     bits 62-63  swizzle mode: 0 = none ("interleave"), the only one used here
+ *     bits 62-63  swizzle mode: 0 = none ("interleave"); 1 = 128B, 2 = 64B, 3 = 32B, used
+ *                 only by the 16-bit form (wgmma_desc_swz, described there)
  * For tf32 both operands must be K-major (the transpose flags exist only for f16/bf16): A as
  * its rows, B as its columns, i.e. B^T row by row.  Without swizzling a K-major operand is made
  * of core matrices of 8 rows x 16 bytes (8 x 4 tf32), each 128 contiguous bytes, row after row.
@@ -70,8 +71,9 @@
  * A and B from local memory by decoding the descriptors exactly as above (addresses are
  * relative to the arena given to WGMMA_SETUP) and updates this work-item's N/2 entries of D
  * in the fragment layout above, at once; fences, commits and waits are empty, which is one
- * legal schedule of the asynchronous instruction.  A descriptor with a swizzle mode, a base
- * offset or reserved bits set yields NaN, so a wrong encoding cannot pass a test.  The tf32
+ * legal schedule of the asynchronous instruction.  A descriptor with a base offset or
+ * reserved bits set yields NaN, so a wrong encoding cannot pass a test; so does a swizzle
+ * mode for tf32 (the 16-bit form decodes the swizzled layouts of wgmma_desc_swz).  The tf32
  * operands are cut to their top 19 bits as the hardware reads them; products are exact in
  * fp32, so only the order of the sums differs from the tensor core.
  *
@@ -110,6 +112,35 @@ inline ulong wgmma_desc(const uint addr, const uint lbo, const uint sbo)
     const uint l = WGMMA_SWAP_LBO_SBO ? sbo : lbo, s = WGMMA_SWAP_LBO_SBO ? lbo : sbo;
     return (ulong)((addr & 0x3ffffu) >> 4) | ((ulong)((l >> 4) & 0x3fffu) << 16) |
            ((ulong)((s >> 4) & 0x3fffu) << 32);
+}
+
+/* A descriptor with a swizzle mode (16-bit operands only): swz the swizzle width in bytes,
+ * 0 (none: as wgmma_desc), 32, 64 or 128, written as the layout type of bits 62-63 (sm_90:
+ * 1 = 128B, 2 = 64B, 3 = 32B).  The base offset (bits 49-51) stays 0: every swizzle atom
+ * must start at an address that is a multiple of 8 * swz (the pattern's repeat: 1024 bytes
+ * for 128B), which the kernels get from a 1024-byte aligned arena and atom-sized regions.
+ *
+ * Swizzled layouts (CUTLASS's canonical GMMA layouts, mma_sm90_desc.hpp, in bytes; W = swz,
+ * E = W / 2 values of 16 bits per row of an atom).  The layout is first described unswizzled
+ * ("logical" address L), then every 16-byte chunk moves: bits 4.. of L are XORed with bits
+ * 7.. of L (Swizzle<3,4,3> for 128B: chunk ^= (L >> 7) & 7; <2,4,3> for 64B: & 3; <1,4,3> for
+ * 32B: & 1), wgmma_swz() below.  An atom is 8 rows of W bytes (8 * W bytes, aligned).
+ *   K-major (A, or B untransposed), element (r, k), k < 16:
+ *       L = start + (r / 8) * SBO + (r % 8) * W + k * 2            (LBO unused)
+ *     so one k16 step is 32 bytes of a row; the next k16 step inside the same W-byte row is
+ *     start + 32 (the XOR is applied to the whole address, so this works).
+ *   MN-major (B with the transpose immediate), element (n, k):
+ *       L = start + (n / E) * LBO + (k / 8) * SBO + (k % 8) * W + (n % E) * 2
+ *     note the roles: LBO steps along N (atom to atom), SBO along K (8 k to the next 8),
+ *     the reverse of the no-swizzle MN-major layout. */
+inline uint wgmma_swz(const uint addr, const uint swz)
+{
+    return swz == 0u ? addr : addr ^ (((addr >> 7) & (swz / 16u - 1u)) << 4);
+}
+inline ulong wgmma_desc_swz(const uint addr, const uint lbo, const uint sbo, const uint swz)
+{
+    const ulong type = swz == 128u ? 1UL : swz == 64u ? 2UL : swz == 32u ? 3UL : 0UL;
+    return wgmma_desc(addr, lbo, sbo) | (type << 62);
 }
 
 #if CLGEMM_EMULATE_WGMMA
@@ -186,15 +217,26 @@ inline float wgmma_emu_f16(const uint h)
 inline float wgmma_emu_operand16(__local const uchar *arena, const ulong desc, const int r,
                                  const int k, const int mn_major, const int bf16)
 {
-    const ulong fields = 0x3fffUL | (0x3fffUL << 16) | (0x3fffUL << 32);
-    if (desc & ~fields)
+    const ulong fields = 0x3fffUL | (0x3fffUL << 16) | (0x3fffUL << 32) | (3UL << 62);
+    if (desc & ~fields)   /* a base offset or reserved bits: not emulated */
         return as_float(0x7fc00000u);
     const uint start = (uint)(desc & 0x3fff) << 4;
     const uint lbo = (uint)((desc >> 16) & 0x3fff) << 4;
     const uint sbo = (uint)((desc >> 32) & 0x3fff) << 4;
-    const uint in_core = mn_major ? (uint)(k & 7) * 16u + (uint)(r & 7) * 2u
-                                  : (uint)(r & 7) * 16u + (uint)(k & 7) * 2u;
-    const uint byte = start + (uint)(r >> 3) * sbo + (uint)(k >> 3) * lbo + in_core;
+    const uint type = (uint)(desc >> 62);
+    uint byte;
+    if (type == 0u) {
+        const uint in_core = mn_major ? (uint)(k & 7) * 16u + (uint)(r & 7) * 2u
+                                      : (uint)(r & 7) * 16u + (uint)(k & 7) * 2u;
+        byte = start + (uint)(r >> 3) * sbo + (uint)(k >> 3) * lbo + in_core;
+    } else {   /* swizzled: see wgmma_desc_swz */
+        const uint w = type == 1u ? 128u : type == 2u ? 64u : 32u, e = w / 2u;
+        const uint logical = mn_major
+            ? start + ((uint)r / e) * lbo + (uint)(k >> 3) * sbo + (uint)(k & 7) * w +
+                  ((uint)r % e) * 2u
+            : start + (uint)(r >> 3) * sbo + (uint)(r & 7) * w + (uint)k * 2u;
+        byte = wgmma_swz(logical, w);
+    }
     const uint h = *(__local const ushort *)(arena + byte);
     return bf16 ? as_float(h << 16) : wgmma_emu_f16(h);
 }

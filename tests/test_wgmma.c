@@ -17,6 +17,13 @@
  * and B 32 x N, two k16 steps), with B K-major and N-major (the transpose-B immediate), and
  * a planted mismatch (B placed N-major, read K-major) that must be seen.
  *
+ * And the swizzled layouts of the 16-bit form (descriptor layout type 1, 2, 3: 128-, 64- and
+ * 32-byte swizzle), A K-major and B N-major as cl/09_wgmma_f16.cl's SWZ != 0 uses them: the
+ * kernel places each value at its logical address (CUTLASS's canonical swizzled GMMA
+ * layouts, written out here) with the 16-byte chunk index XORed with the address bits above
+ * 128 bytes, and steps k inside a swizzle row by moving the start address; a planted
+ * mismatch (values placed unswizzled, the descriptor saying swizzled) must be seen.
+ *
  * It also checks that a program asking for the post-pass (PROGRAM_SM90A_OPTION) on a device
  * that cannot take it comes back "unsupported" with the reason: a device that is not
  * compute capability 9.x is refused before building, and a binary that is not PTX is
@@ -156,11 +163,73 @@ static const char kernel16_text[] =
     "        d[(16 * w + g + 8 * ((i / 2) % 2)) * TEST_N + 8 * (i / 4) + 2 * t + i % 2] = acc[i];\n"
     "}\n";
 
+/* The swizzled 16-bit form: W = TEST_SWZ bytes per atom row, E = W / 2 values.  A (64 x 32)
+ * K-major: panels of E values along K (a_lbo apart), 8-row groups a_sbo apart, rows of an
+ * atom W apart; B (32 x N) N-major: panels of E values along N (b_lbo apart), 8-k groups
+ * b_sbo apart, k rows of an atom W apart.  TEST_PLACE_SWZ 1 applies the swizzle to the
+ * placement, 0 (planted mismatch) does not. */
+static const char kernelswz_text[] =
+    "#define ARENA_BYTES " "40960" "\n"
+    "#define KSTEPS 2\n"
+    "#define W TEST_SWZ\n"
+    "#define E (TEST_SWZ / 2)\n"
+    "inline int place(const int l)\n"
+    "{\n"
+    "    return TEST_PLACE_SWZ ? l ^ (((l >> 7) & (W / 16 - 1)) << 4) : l;\n"
+    "}\n"
+    "__kernel __attribute__((reqd_work_group_size(128, 1, 1)))\n"
+    "void wgmmaswz_fragment_test(__global const ushort *a, __global const ushort *b,\n"
+    "                            __global const float *d0, __global float *d,\n"
+    "                            const int a_at, const int a_lbo, const int a_sbo,\n"
+    "                            const int b_at, const int b_lbo, const int b_sbo)\n"
+    "{\n"
+    "    __local float4 arena4[ARENA_BYTES / 16] __attribute__((aligned(1024)));\n"
+    "    __local uchar *const bytes = (__local uchar *)arena4;\n"
+    "    const int x = get_local_id(0);\n"
+    "    WGMMA_SETUP(arena4, x);\n"
+    "    for (int i = x; i < ARENA_BYTES / 4; i += 128)\n"
+    "        ((__local uint *)arena4)[i] = 0x7fc07fc0u;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    for (int i = x; i < 64 * 16 * KSTEPS; i += 128) {\n"
+    "        const int r = i / (16 * KSTEPS), k = i % (16 * KSTEPS);\n"
+    "        *(__local ushort *)(bytes + place(a_at + (k / E) * a_lbo + (r / 8) * a_sbo\n"
+    "                                          + (r % 8) * W + (k % E) * 2)) = a[r * 16 * KSTEPS + k];\n"
+    "    }\n"
+    "    for (int i = x; i < TEST_N * 16 * KSTEPS; i += 128) {\n"
+    "        const int n = i / (16 * KSTEPS), k = i % (16 * KSTEPS);\n"
+    "        *(__local ushort *)(bytes + place(b_at + (n / E) * b_lbo + (k / 8) * b_sbo\n"
+    "                                          + (k % 8) * W + (n % E) * 2)) = b[k * TEST_N + n];\n"
+    "    }\n"
+    "    const int w = x / 32, g = (x % 32) / 4, t = x % 4;\n"
+    "    float acc[TEST_N / 2];\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < TEST_N / 2; ++i)\n"
+    "        acc[i] = d0[(16 * w + g + 8 * ((i / 2) % 2)) * TEST_N + 8 * (i / 4) + 2 * t + i % 2];\n"
+    "    WGMMA_PROXY_FENCE();\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    WGMMA_FENCE();\n"
+    "#pragma unroll\n"
+    "    for (int s = 0; s < KSTEPS; ++s)\n"
+    "        WGMMA_M64K16(TEST_N, acc,\n"
+    "                     wgmma_desc_swz(wgmma_base_ + a_at + (16 * s / E) * a_lbo + (16 * s % E) * 2,\n"
+    "                                    16, a_sbo, W),\n"
+    "                     wgmma_desc_swz(wgmma_base_ + b_at + 2 * s * b_sbo, b_lbo, b_sbo, W),\n"
+    "                     TEST_BF16, 1);\n"
+    "    WGMMA_COMMIT();\n"
+    "    WGMMA_WAIT(0);\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < TEST_N / 2; ++i)\n"
+    "        WGMMA_KEEP(acc[i]);\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < TEST_N / 2; ++i)\n"
+    "        d[(16 * w + g + 8 * ((i / 2) % 2)) * TEST_N + 8 * (i / 4) + 2 * t + i % 2] = acc[i];\n"
+    "}\n";
+
 /* Which instruction a run tests: tf32 (bits 0) or 16-bit (1 f16, 2 bf16), B's transpose
  * immediate, where the kernel places B (N-major or not), and whether it must fail (a planted
  * mismatch between the two: the check must see it). */
 typedef struct mode {
-    int bits16, trans_b, place_mn, expect_fail;
+    int bits16, trans_b, place_mn, expect_fail, swz, place_swz;
 } mode;
 
 /* A layout: where each operand starts, its LBO and SBO, for rows of A (64) or of B^T (n). */
@@ -197,6 +266,27 @@ static layout make_layout(int kind, int n)
     return l;
 }
 
+/* Swizzled layouts (W bytes per atom row, E = W / 2 values): A 64 x 32, B 32 x n; every
+ * region and stride a whole number of atoms (8 W bytes), starts 1024-byte aligned. */
+static layout make_layout_swz(int kind, int n, int w)
+{
+    const int e = w / 2, a_panels = (2 * KDIM + e - 1) / e, b_panels = (n + e - 1) / e;
+    layout l;
+    if (kind == 0) /* dense: A panels of 64 rows, B panels of 32 k rows */
+        l = (layout){ "swizzled, dense", 0, 64 * w, 8 * w, 0, 32 * w, 8 * w };
+    else /* gaps: A's 8-row groups two atoms apart, B's panels an extra 1024 bytes apart */
+        l = (layout){ "swizzled, padded", 0, 8 * 16 * w + 1024, 16 * w, 0, 32 * w + 1024,
+                      8 * w };
+    l.b_at = (a_panels * l.a_lbo + 1023) / 1024 * 1024;
+    (void)b_panels;
+    return l;
+}
+
+static int b_extent_swz(const layout *l, int n, int w)
+{
+    return l->b_at + ((n + w / 2 - 1) / (w / 2)) * l->b_lbo;
+}
+
 static int b_extent(const layout *l, int n)
 {
     return l->b_at + (n / 8 - 1) * l->b_sbo + (KDIM / 4 - 1) * l->b_lbo + 128;
@@ -215,15 +305,19 @@ static void run_n(cl_context ctx, cl_command_queue q, const device_info *dev, in
     const bool h = md.bits16 != 0;
     const int kdim = h ? 2 * KDIM : KDIM;   /* values along K: 16 tf32 or 32 16-bit */
     char tag[64];
-    snprintf(tag, sizeof tag, "%s%s%s", !h ? "tf32" : md.bits16 == 2 ? "bf16" : "f16",
-             !h ? "" : md.trans_b ? " B N-major" : " B K-major",
+    char swz_tag[32] = "";
+    if (md.swz)
+        snprintf(swz_tag, sizeof swz_tag, " %dB swizzle", md.swz);
+    snprintf(tag, sizeof tag, "%s%s%s%s", !h ? "tf32" : md.bits16 == 2 ? "bf16" : "f16",
+             !h ? "" : md.trans_b ? " B N-major" : " B K-major", swz_tag,
              md.expect_fail ? " (planted mismatch)" : "");
-    size_t len = strlen(header) + sizeof kernel16_text + 160;
+    size_t len = strlen(header) + sizeof kernelswz_text + 240;
     char *source = malloc(len);
     snprintf(source, len,
              "%s\n#define TEST_N %d\n#define TEST_BF16 %d\n#define TEST_TRANS_B %d\n"
-             "#define TEST_PLACE_MN %d\n%s",
-             header, n, md.bits16 == 2, md.trans_b, md.place_mn, h ? kernel16_text : kernel_text);
+             "#define TEST_PLACE_MN %d\n#define TEST_SWZ %d\n#define TEST_PLACE_SWZ %d\n%s",
+             header, n, md.bits16 == 2, md.trans_b, md.place_mn, md.swz, md.place_swz,
+             md.swz ? kernelswz_text : h ? kernel16_text : kernel_text);
     char *log = NULL;
     bool cached, unsupported;
     errbuf e = { "" };
@@ -235,7 +329,9 @@ static void run_n(cl_context ctx, cl_command_queue q, const device_info *dev, in
     if (!prog)
         return;
     cl_int st;
-    cl_kernel k = clCreateKernel(prog, h ? "wgmma16_fragment_test" : "wgmma_fragment_test", &st);
+    cl_kernel k = clCreateKernel(prog, md.swz ? "wgmmaswz_fragment_test"
+                                       : h ? "wgmma16_fragment_test" : "wgmma_fragment_test",
+                                 &st);
     EXPECT(k != NULL, "N=%d: clCreateKernel: %s", n, cl_error_name(st));
 
     float *a = malloc(sizeof(float) * 64 * kdim), *b = malloc(sizeof(float) * kdim * n);
@@ -246,9 +342,11 @@ static void run_n(cl_context ctx, cl_command_queue q, const device_info *dev, in
     cl_mem bb = clCreateBuffer(ctx, CL_MEM_READ_ONLY, esz * kdim * n, NULL, &st);
     cl_mem bd0 = clCreateBuffer(ctx, CL_MEM_READ_ONLY, sizeof(float) * 64 * n, NULL, &st);
     cl_mem bd = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, sizeof(float) * 64 * n, NULL, &st);
-    for (int kind = 0; k && kind < 4; kind++) {
-        layout l = make_layout(kind, n);
-        if (b_extent(&l, n) > ARENA_BYTES) {
+    for (int kind = 0; k && kind < (md.swz ? 2 : 4); kind++) {
+        layout l = md.swz ? make_layout_swz(kind, n, md.swz) : make_layout(kind, n);
+        if ((md.swz ? b_extent_swz(&l, n, md.swz) : b_extent(&l, n)) > ARENA_BYTES) {
+            if (md.swz)   /* the padded swizzled layouts at the widest N of 32B: skipped */
+                continue;
             fprintf(stderr, "layout %s does not fit for N=%d\n", l.name, n);
             failures++;
             continue;
@@ -397,16 +495,26 @@ int main(void)
         : PROGRAM_BASE_OPTIONS " -cl-std=CL1.2 -DCLGEMM_EMULATE_WGMMA=1";
     const int ns[] = { 8, 16, 32, 64, 128, 256 };
     for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
-        run_n(ctx, q, dev, ns[i], header, options, (mode){ 0, 0, 0, 0 });
+        run_n(ctx, q, dev, ns[i], header, options, (mode){ 0, 0, 0, 0, 0, 0 });
     /* m64nNk16: f16 and bf16 with B N-major (what cl/09_wgmma_f16.cl uses) at every N, B
      * K-major at two, and B placed N-major but read as K-major, which must fail. */
     for (int bits = 1; bits <= 2; bits++) {
         for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
-            run_n(ctx, q, dev, ns[i], header, options, (mode){ bits, 1, 1, 0 });
-        run_n(ctx, q, dev, 16, header, options, (mode){ bits, 0, 0, 0 });
-        run_n(ctx, q, dev, 64, header, options, (mode){ bits, 0, 0, 0 });
+            run_n(ctx, q, dev, ns[i], header, options, (mode){ bits, 1, 1, 0, 0, 0 });
+        run_n(ctx, q, dev, 16, header, options, (mode){ bits, 0, 0, 0, 0, 0 });
+        run_n(ctx, q, dev, 64, header, options, (mode){ bits, 0, 0, 0, 0, 0 });
     }
-    run_n(ctx, q, dev, 16, header, options, (mode){ 1, 0, 1, 1 });
+    run_n(ctx, q, dev, 16, header, options, (mode){ 1, 0, 1, 1, 0, 0 });
+    /* Swizzled (cl/09_wgmma_f16.cl's SWZ): A K-major, B N-major, each swizzle width, N from
+     * one atom row of B up; then values placed unswizzled under a swizzled descriptor. */
+    for (int swz = 32; swz <= 128; swz *= 2)
+        for (int bits = 1; bits <= 2; bits++)
+            for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+                if (ns[i] >= swz / 2 && (bits == 1 || ns[i] == 128))
+                    run_n(ctx, q, dev, ns[i], header, options,
+                          (mode){ bits, 1, 1, 0, swz, 1 });
+    run_n(ctx, q, dev, 64, header, options, (mode){ 1, 1, 1, 1, 128, 0 });
+    run_n(ctx, q, dev, 64, header, options, (mode){ 1, 1, 1, 1, 32, 0 });
     check_unsupported(ctx, dev);
     free(header);
     clReleaseCommandQueue(q);

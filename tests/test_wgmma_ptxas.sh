@@ -46,7 +46,11 @@ for params in "" "-DWAIT=0" "-DBK=16 -DSTAGES=2 -DWAIT=0" \
         "f16:-DBF16=1 -DBN=128 -DWGN=128 -DTN=8 -DBK=32 -DSTAGES=3" \
         "f16:-DBF16=0 -DBM=128 -DTM=16 -DBN=256 -DTN=8 -DBK=16 -DSTAGES=3" \
         "f16:-DBF16=0 -DBN=192 -DWGN=64 -DTN=12 -DSTAGES=4" "f16:-DBF16=0 -DBK=32 -DSTAGES=2 -DWAIT=0" \
-        "f16:-DBF16=0 -DBN=128 -DWGN=128 -DTN=8 -DBK=16 -DSTAGES=6"; do
+        "f16:-DBF16=0 -DBN=128 -DWGN=128 -DTN=8 -DBK=16 -DSTAGES=6" \
+        "f16:-DBF16=0 -DSWZ=32 -DBM=128 -DTM=16 -DBN=128 -DWGN=128 -DTN=4 -DBK=16 -DSTAGES=4" \
+        "f16:-DBF16=1 -DSWZ=64 -DBN=128 -DWGN=128 -DTN=8 -DBK=32 -DSTAGES=3 -DWAIT=0" \
+        "f16:-DBF16=0 -DSWZ=64 -DBM=128 -DTM=16 -DBN=128 -DWGN=128 -DTN=4 -DBK=32 -DSTAGES=2 -DWAIT=0" \
+        "f16:-DBF16=0 -DSWZ=128 -DBN=64 -DWGN=64 -DTN=4 -DBK=64 -DSTAGES=2 -DWAIT=0"; do
     # "f16:" entries are cl/09_wgmma_f16.cl (m64nNk16 on 16-bit operands), the others 09_wgmma.cl.
     file=09_wgmma.cl
     case $params in f16:*) file=09_wgmma_f16.cl params=${params#f16:} ;; esac
@@ -72,6 +76,10 @@ for params in "" "-DWAIT=0" "-DBK=16 -DSTAGES=2 -DWAIT=0" \
             "$tmp/sm90a.ptx" ||
             { echo "FAIL [$params] no m64nNk16.f32.$ty.$ty with B transposed"; fail=1; continue; }
     fi
+    case $params in   # swizzled: the arena 1024-byte aligned (the descriptors' base offset is 0)
+    *-DSWZ=*) grep -qE "^[[:space:]]*\.shared \.align 1024 " "$tmp/sm90a.ptx" ||
+        { echo "FAIL [$params] local arena not .align 1024"; grep "\.shared \.align" "$tmp/sm90a.ptx"; fail=1; continue; } ;;
+    esac
     if ! "$ptxas" -arch=sm_90a -v "$tmp/sm90a.ptx" -o /dev/null > "$tmp/log" 2>&1; then
         echo "FAIL [$params] second build (sm_90a):"; head -20 "$tmp/log"; fail=1; continue
     fi
