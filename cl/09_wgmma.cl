@@ -80,9 +80,9 @@
  * Why it should be faster than step 8: no fragment loads (the local-memory
  * traffic per multiply-add drops by the instruction's size), no registers for
  * the operands at all (accumulators and addresses only), and global loads that
- * overlap the tensor cores instead of stalling them.  What it does not do yet:
- * swizzled layouts (the no-swizzle layout may cost bank conflicts inside the
- * tensor core's reads), TMA and thread-block clusters (not reachable from
+ * overlap the tensor cores instead of stalling them.  Swizzled layouts: SWZ = 32, 64
+ * or 128 (see "Swizzled layouts" below; 0, the default, is the layout above).  What it does
+ * not do yet: TMA and thread-block clusters (not reachable from
  * OpenCL), warp specialisation.
  *
  * Measured on an NVIDIA H100 (OpenCL, driver 580.159.04), 2026-11-22: 95.2
@@ -115,7 +115,9 @@
  *            STAGES - 1 - WAIT slices ahead (must be >= 1)
  *   ROUND    1: round the operands to tf32 (to nearest, ties away) in local
  *            memory; 0: leave them as loaded (the tensor core truncates)
- *   TM, TN   only shape the launch: (BN/TN) * (BM/TM) must be 128 * BM/64 */
+ *   TM, TN   only shape the launch: (BN/TN) * (BM/TM) must be 128 * BM/64
+ *   SWZ      0 (no swizzle), or 32, 64, 128: the swizzle width W in bytes of both operands'
+ *            K-major layouts; BK must be a multiple of W/4 (8, 16, 32) */
 #ifndef BM
 #define BM 64
 #endif
@@ -143,6 +145,9 @@
 #ifndef TN
 #define TN 16
 #endif
+#ifndef SWZ
+#define SWZ 0
+#endif
 
 #define WG_TX (BN / TN)                    /* launch shape, dimension 0 */
 #define WG_TY (BM / TM)                    /* launch shape, dimension 1 */
@@ -169,6 +174,12 @@
 #endif
 #if (BM * WG_KC) % WG_THREADS != 0 || (BN * WG_KC) % WG_THREADS != 0 || WG_B_CHUNKS < 1
 #error "gemm_wgmma: BM*BK/4 and BN*BK/4 must be positive multiples of the work-group size"
+#endif
+#if SWZ != 0 && SWZ != 32 && SWZ != 64 && SWZ != 128
+#error "gemm_wgmma: SWZ must be 0, 32, 64 or 128"
+#endif
+#if SWZ != 0 && BK % (SWZ / 4) != 0
+#error "gemm_wgmma: with SWZ, BK must be a multiple of SWZ/4"
 #endif
 #if (WAIT != 0 && WAIT != 1) || WG_DIST < 1 || WG_DIST > 7
 #error "gemm_wgmma: WAIT must be 0 or 1, and 1 <= STAGES - 1 - WAIT <= 7"
@@ -198,7 +209,7 @@ inline int wg_core(const int r, const int k)
  * all share one k (A) or kq (B): the i-th is WG_THREADS/WG_KC rows further down A, or
  * 32 x warps/WG_KC columns further along B, and 16 x WG_THREADS bytes further in the stage. */
 #define WG_WARPS (WG_THREADS / 32)
-#if (WG_THREADS / 8) % WG_KC != 0 || (4 * WG_WARPS) % WG_KC != 0
+#if SWZ == 0 && ((WG_THREADS / 8) % WG_KC != 0 || (4 * WG_WARPS) % WG_KC != 0)
 #error "gemm_wgmma: BK too large for the copy plan (BK/4 must divide 4 x the work-group's warps)"
 #endif
 inline int wg_a_row(const int e) { return (e & 7) + 8 * ((e >> 3) / WG_KC); }
@@ -206,6 +217,45 @@ inline int wg_a_k(const int e) { return 4 * ((e >> 3) % WG_KC); }
 inline int wg_b_core(const int c) { return 4 * (c >> 5) + ((c & 31) >> 3); }
 inline int wg_b_kq(const int c) { return wg_b_core(c) % WG_KC; }
 inline int wg_b_col(const int c) { return (wg_b_core(c) / WG_KC) * 8 + (c & 7); }
+
+#if SWZ != 0
+/* Swizzled layouts (SWZ = 32, 64 or 128; wgmma.h's wgmma_desc_swz).  With W = SWZ bytes, a
+ * K-major panel row holds E = W/4 tf32 values along K: panel p of an operand holds
+ * k = p*E .. p*E + E-1 of all its rows, row r of panel p at logical byte (p * rows + r) * W
+ * of the operand's region (rows = BM for A, BN for B^T), value k at + (k % E) * 4; the
+ * 16-byte chunks then move, physical = wgmma_swz(logical, W).  Descriptors: SBO = 8W (next
+ * 8 rows), LBO unused (16); a k8 step inside a row adds 32 bytes to the start address.
+ * Copies: piece e is the 16 bytes at logical byte 16e of its region (row R = e / WG_CH across
+ * panels, chunk e % WG_CH, four consecutive k); a swizzle moves whole chunks, so its four
+ * values land at wgmma_swz(16e, W) + 4 * (k % 4).  A: 16-byte copies, as the 16-bit kernel.
+ * B^T: four 4-byte copies per piece (the transposition); copy j of a work-item takes
+ * k % 4 = (q + j) % 4, q = ((lane / WG_CH) / (128 / W)) % 4: the rows of a warp's pieces
+ * whose W-byte rows share banks then write different k, i.e. different banks.  The arena is
+ * 1024-byte aligned and every region and stage a multiple of 1024 bytes (BM, BN multiples of
+ * 64 and 32, BK of 8), and 16 * WG_THREADS is one too: piece e + i * WG_THREADS is
+ * 16 * i * WG_THREADS bytes past piece e's physical place. */
+#define WG_E (SWZ / 4)                     /* tf32 values per row of a swizzle atom */
+#define WG_CH (SWZ / 16)                   /* 16-byte chunks per row */
+inline int wg_sa_row(const int e) { return (e / WG_CH) % BM; }
+inline int wg_sa_k(const int e) { return (e / WG_CH) / BM * WG_E + 4 * (e % WG_CH); }
+inline int wg_sb_col(const int e) { return (e / WG_CH) % BN; }
+inline int wg_sb_k(const int e) { return (e / WG_CH) / BN * WG_E + 4 * (e % WG_CH); }
+inline int wg_sb_q(const int lane) { return ((lane / WG_CH) / (128 / SWZ)) & 3; }
+/* Deltas from piece e (< WG_THREADS) to piece e + i * WG_THREADS, WG_RPI rows further across
+ * panels: constants when WG_RPI divides the operand's rows (first row e / WG_CH < WG_RPI:
+ * row and panel of the later piece follow from i alone); A always (WG_RPI = 2 BM / WG_CH),
+ * B when WG_RPI divides BN, else computed from e. */
+#define WG_RPI (WG_THREADS / WG_CH)
+#define WG_SA_DR(i, e) ((i) * WG_RPI % BM)
+#define WG_SA_DK(i, e) ((i) * WG_RPI / BM * WG_E)
+#if BN % WG_RPI == 0
+#define WG_SB_DN(i, e) ((i) * WG_RPI % BN)
+#define WG_SB_DK(i, e) ((i) * WG_RPI / BN * WG_E)
+#else
+#define WG_SB_DN(i, e) (wg_sb_col((e) + (i) * WG_THREADS) - wg_sb_col(e))
+#define WG_SB_DK(i, e) (wg_sb_k((e) + (i) * WG_THREADS) - wg_sb_k(e))
+#endif
+#endif
 
 /* Start the copies of one K slice into one stage.  as, bs: the local-memory byte addresses
  * (wgmma_base_ + offset) of this work-item's first piece of A and of B^T in the stage; arena
@@ -218,8 +268,41 @@ inline void wg_issue(const uint as, const uint bs, __global const float *a,
                      const int lda, __global const float *b, const int ldb,
                      __global const float *corner, const int rows_left, const int cols_left,
                      const int a_k_left, const int b_k_left, const int q, const bool guarded,
-                     __local uchar *arena)
+                     __local uchar *arena, const int e)
 {
+#if SWZ != 0
+    /* a, b: the first piece's sources (B at its column n, row k); pieces e + i * WG_THREADS
+     * by their deltas from piece e (see the swizzled layouts above). */
+#pragma unroll
+    for (int i = 0; i < WG_A_CHUNKS; ++i) {
+        const int dr = WG_SA_DR(i, e), dk = WG_SA_DK(i, e);
+        __global const float *const src = a + dr * lda + dk;
+        const uint dst = as + i * 16u * WG_THREADS;
+        if (!guarded) {
+            CPASYNC_16(arena, dst, src);
+        } else {
+            const bool in = dr < rows_left && a_k_left - dk > 0;
+            const int bytes = !in ? 0 : a_k_left - dk >= 4 ? 16 : 4 * (a_k_left - dk);
+            CPASYNC_16Z(arena, dst, in ? src : corner, bytes);
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+        const int kk = (q + j) & 3;
+#pragma unroll
+        for (int i = 0; i < WG_B_CHUNKS; ++i) {
+            const int dn = WG_SB_DN(i, e), dk = WG_SB_DK(i, e) + kk;
+            __global const float *const src = b + dk * ldb + dn;
+            const uint dst = bs + i * 16u * WG_THREADS + 4u * kk;
+            if (!guarded) {
+                CPASYNC_4(arena, dst, src);
+            } else {
+                const bool in = dk < b_k_left && dn < cols_left;
+                CPASYNC_4Z(arena, dst, in ? src : corner, in ? 4 : 0);
+            }
+        }
+    }
+#else
 #pragma unroll
     for (int i = 0; i < WG_A_CHUNKS; ++i) {
         __global const float *const src = a + i * (WG_THREADS / WG_KC) * lda;
@@ -247,6 +330,7 @@ inline void wg_issue(const uint as, const uint bs, __global const float *a,
             }
         }
     }
+#endif
 }
 
 #if ROUND
@@ -315,7 +399,11 @@ void gemm_wgmma(const int M, const int N, const int K, const float alpha,
                 __global float *restrict C, const int offC, const int ldc)
 {
     /* STAGES stages, each A (BM x BK) then B^T (BN x BK), in the core-matrix layout. */
+#if SWZ == 0
     __local float4 arena4[STAGES * WG_STAGE / 4];
+#else   /* swizzle atoms must be aligned to their pattern's repeat (at most 1024 bytes) */
+    __local float4 arena4[STAGES * WG_STAGE / 4] __attribute__((aligned(1024)));
+#endif
     __local float *const arena = (__local float *)arena4;
 
     const int tid = get_local_id(1) * WG_TX + get_local_id(0);
@@ -340,12 +428,19 @@ void gemm_wgmma(const int M, const int N, const int K, const float alpha,
             acc[j][q] = 0.0f;
 
     /* This work-item's copy plan (see wg_issue): its first piece of A and of B. */
+#if SWZ == 0
     const int a_r = wg_a_row(tid), a_k = wg_a_k(tid);
-    const int b_kq = wg_b_kq(tid), b_n = wg_b_col(tid), q = (tid & 31) >> 3;
+    const int b_k = 4 * wg_b_kq(tid), b_n = wg_b_col(tid), q = (tid & 31) >> 3;
+    const uint a_piece = 16u * tid;   /* byte offset of the first piece in its region */
+#else
+    const int a_r = wg_sa_row(tid), a_k = wg_sa_k(tid);
+    const int b_k = wg_sb_k(tid), b_n = wg_sb_col(tid), q = wg_sb_q(tid & 31);
+    const uint a_piece = wgmma_swz(16u * tid, SWZ);
+#endif
     __global const float *const a_src = A + a_r * lda + a_k;
-    __global const float *const b_src = B + 4 * b_kq * ldb + b_n;
-    const uint a_dst = wgmma_base_ + 16u * tid;
-    const uint b_dst = wgmma_base_ + 4u * WG_AS + 16u * tid;
+    __global const float *const b_src = B + b_k * ldb + b_n;
+    const uint a_dst = wgmma_base_ + a_piece;
+    const uint b_dst = wgmma_base_ + 4u * WG_AS + a_piece;
 
 /* An empty asm that "changes" an integer: what is computed from it cannot be hoisted out of
  * the K loop, where it would hold registers for the whole loop (cheap to recompute). */
@@ -367,11 +462,11 @@ void gemm_wgmma(const int M, const int N, const int K, const float alpha,
         const uint bs_ = b_dst + (st) * (4u * WG_STAGE);                                 \
         if (edge || K - k0_ < BK)                                                        \
             wg_issue(as_, bs_, a_src + k0_, lda_, b_src + k0_ * ldb, ldb_, A + k0_,      \
-                     rows_left - a_r, cols_left - b_n, K - k0_ - a_k, K - k0_ - 4 * b_kq, \
-                     q_, true, wgmma_arena_w_);                                          \
+                     rows_left - a_r, cols_left - b_n, K - k0_ - a_k, K - k0_ - b_k,     \
+                     q_, true, wgmma_arena_w_, tid);                                     \
         else                                                                             \
             wg_issue(as_, bs_, a_src + k0_, lda_, b_src + k0_ * ldb, ldb_, A + k0_, 0, 0, 0, \
-                     0, q_, false, wgmma_arena_w_);                                      \
+                     0, q_, false, wgmma_arena_w_, tid);                                 \
     } while (0)
 
     /* The first WG_DIST slices on their way; one cp.async group per slice, empty ones
@@ -395,13 +490,29 @@ void gemm_wgmma(const int M, const int N, const int K, const float alpha,
          * the stage of slice i - 1 - WAIT is free for slice i + WG_DIST. */
         WG_CP_WAIT();
 #if ROUND
-        wg_round(arena + stage * WG_STAGE + 4 * tid, arena + stage * WG_STAGE + WG_AS + 4 * tid);
+        wg_round(arena + stage * WG_STAGE + a_piece / 4u,
+                 arena + stage * WG_STAGE + WG_AS + a_piece / 4u);
 #endif
         WGMMA_PROXY_FENCE();
         barrier(CLK_LOCAL_MEM_FENCE);
 
         const uint base = wgmma_base_ + (uint)(stage * WG_STAGE) * 4u;
         WGMMA_FENCE();
+#if SWZ != 0
+#pragma unroll
+        for (int kk = 0; kk < BK; kk += 8) {
+            /* k step kk: panel kk / E, (kk % E) * 4 bytes into its rows */
+            const ulong da = wgmma_desc_swz(base + (uint)((kk / WG_E) * BM * SWZ + wg * 64 * SWZ +
+                                                         (kk % WG_E) * 4),
+                                            16u, 8u * SWZ, SWZ);
+#pragma unroll
+            for (int j = 0; j < WG_NI; ++j) {
+                const uint b_off = 4u * WG_AS + (uint)(((kk / WG_E) * BN + j * WGN) * SWZ +
+                                                       (kk % WG_E) * 4);
+                WGMMA_M64K8_TF32(WGN, acc[j], da, wgmma_desc_swz(base + b_off, 16u, 8u * SWZ, SWZ));
+            }
+        }
+#else
 #pragma unroll
         for (int kk = 0; kk < BK; kk += 8) {
             /* k step kk starts kk/4 core matrices into each group of rows */
@@ -412,6 +523,7 @@ void gemm_wgmma(const int M, const int N, const int K, const float alpha,
                 WGMMA_M64K8_TF32(WGN, acc[j], da, wgmma_desc(base + b_off, WG_LBO, WG_SBO));
             }
         }
+#endif
         WGMMA_COMMIT();
 
         /* The copies of slice i + WG_DIST start while the tensor cores work. */

@@ -72,8 +72,8 @@
  * relative to the arena given to WGMMA_SETUP) and updates this work-item's N/2 entries of D
  * in the fragment layout above, at once; fences, commits and waits are empty, which is one
  * legal schedule of the asynchronous instruction.  A descriptor with a base offset or
- * reserved bits set yields NaN, so a wrong encoding cannot pass a test; so does a swizzle
- * mode for tf32 (the 16-bit form decodes the swizzled layouts of wgmma_desc_swz).  The tf32
+ * reserved bits set yields NaN, so a wrong encoding cannot pass a test; swizzle modes are
+ * decoded as wgmma_desc_swz describes them (tf32: K-major, 4-byte values).  The tf32
  * operands are cut to their top 19 bits as the hardware reads them; products are exact in
  * fp32, so only the order of the sums differs from the tensor core.
  *
@@ -114,7 +114,7 @@ inline ulong wgmma_desc(const uint addr, const uint lbo, const uint sbo)
            ((ulong)((s >> 4) & 0x3fffu) << 32);
 }
 
-/* A descriptor with a swizzle mode (16-bit operands only): swz the swizzle width in bytes,
+/* A descriptor with a swizzle mode (16-bit operands, and tf32 K-major with E = W / 4): swz the swizzle width in bytes,
  * 0 (none: as wgmma_desc), 32, 64 or 128, written as the layout type of bits 62-63 (sm_90:
  * 1 = 128B, 2 = 64B, 3 = 32B).  The base offset (bits 49-51) stays 0: every swizzle atom
  * must start at an address that is a multiple of 8 * swz (the pattern's repeat: 1024 bytes
@@ -151,18 +151,27 @@ inline ulong wgmma_desc_swz(const uint addr, const uint lbo, const uint sbo, con
     __local const uchar *const wgmma_arena_ = wgmma_arena_w_;                        \
     const int wgmma_id_ = (linear_id) % WGMMA_THREADS
 
-/* Element (r, k) of a K-major no-swizzle tf32 operand, as the tensor core reads it. */
+/* Element (r, k) of a K-major tf32 operand, as the tensor core reads it: no swizzle as above,
+ * or swizzled as the 16-bit K-major layout of wgmma_desc_swz with 4-byte values (W / 4 of them
+ * per atom row): L = start + (r / 8) * SBO + (r % 8) * W + k * 4, byte = wgmma_swz(L, W). */
 inline float wgmma_emu_operand(__local const uchar *arena, const ulong desc, const int r,
                                const int k)
 {
-    const ulong fields = 0x3fffUL | (0x3fffUL << 16) | (0x3fffUL << 32);
-    if (desc & ~fields)   /* a swizzle mode, a base offset or reserved bits: not emulated */
+    const ulong fields = 0x3fffUL | (0x3fffUL << 16) | (0x3fffUL << 32) | (3UL << 62);
+    if (desc & ~fields)   /* a base offset or reserved bits: not emulated */
         return as_float(0x7fc00000u);
     const uint start = (uint)(desc & 0x3fff) << 4;
     const uint lbo = (uint)((desc >> 16) & 0x3fff) << 4;
     const uint sbo = (uint)((desc >> 32) & 0x3fff) << 4;
-    const uint byte = start + (uint)(r >> 3) * sbo + (uint)(k >> 2) * lbo + (uint)(r & 7) * 16u +
-                      (uint)(k & 3) * 4u;
+    const uint type = (uint)(desc >> 62);
+    uint byte;
+    if (type == 0u) {
+        byte = start + (uint)(r >> 3) * sbo + (uint)(k >> 2) * lbo + (uint)(r & 7) * 16u +
+               (uint)(k & 3) * 4u;
+    } else {
+        const uint w = type == 1u ? 128u : type == 2u ? 64u : 32u;
+        byte = wgmma_swz(start + (uint)(r >> 3) * sbo + (uint)(r & 7) * w + (uint)k * 4u, w);
+    }
     return as_float(as_uint(*(__local const float *)(arena + byte)) & 0xffffe000u);
 }
 

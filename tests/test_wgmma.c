@@ -225,6 +225,68 @@ static const char kernelswz_text[] =
     "        d[(16 * w + g + 8 * ((i / 2) % 2)) * TEST_N + 8 * (i / 4) + 2 * t + i % 2] = acc[i];\n"
     "}\n";
 
+/* The swizzled tf32 form (cl/09_wgmma.cl's SWZ): W = TEST_SWZ bytes per atom row, E = W / 4
+ * values.  Both operands K-major: A (64 x 16) as its rows, B (16 x N) as its columns (B^T's
+ * rows); panels of E values along K (a_lbo, b_lbo apart), 8-row groups a_sbo, b_sbo apart,
+ * rows of an atom W apart; the descriptors' LBO is unused (16), a k8 step inside a row moves
+ * the start 32 bytes.  TEST_PLACE_SWZ 0 (planted mismatch) places without the swizzle. */
+static const char kernelswz32_text[] =
+    "#define ARENA_BYTES " "40960" "\n"
+    "#define KSTEPS 2\n"
+    "#define W TEST_SWZ\n"
+    "#define E (TEST_SWZ / 4)\n"
+    "inline int place(const int l)\n"
+    "{\n"
+    "    return TEST_PLACE_SWZ ? l ^ (((l >> 7) & (W / 16 - 1)) << 4) : l;\n"
+    "}\n"
+    "__kernel __attribute__((reqd_work_group_size(128, 1, 1)))\n"
+    "void wgmmaswz32_fragment_test(__global const float *a, __global const float *b,\n"
+    "                              __global const float *d0, __global float *d,\n"
+    "                              const int a_at, const int a_lbo, const int a_sbo,\n"
+    "                              const int b_at, const int b_lbo, const int b_sbo)\n"
+    "{\n"
+    "    __local float4 arena4[ARENA_BYTES / 16] __attribute__((aligned(1024)));\n"
+    "    __local uchar *const bytes = (__local uchar *)arena4;\n"
+    "    const int x = get_local_id(0);\n"
+    "    WGMMA_SETUP(arena4, x);\n"
+    "    for (int i = x; i < ARENA_BYTES / 4; i += 128)\n"
+    "        ((__local uint *)arena4)[i] = 0x7fc00000u;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    for (int i = x; i < 64 * 8 * KSTEPS; i += 128) {\n"
+    "        const int r = i / (8 * KSTEPS), k = i % (8 * KSTEPS);\n"
+    "        *(__local float *)(bytes + place(a_at + (k / E) * a_lbo + (r / 8) * a_sbo\n"
+    "                                         + (r % 8) * W + (k % E) * 4)) = a[r * 8 * KSTEPS + k];\n"
+    "    }\n"
+    "    for (int i = x; i < TEST_N * 8 * KSTEPS; i += 128) {\n"
+    "        const int n = i / (8 * KSTEPS), k = i % (8 * KSTEPS);\n"
+    "        *(__local float *)(bytes + place(b_at + (k / E) * b_lbo + (n / 8) * b_sbo\n"
+    "                                         + (n % 8) * W + (k % E) * 4)) = b[k * TEST_N + n];\n"
+    "    }\n"
+    "    const int w = x / 32, g = (x % 32) / 4, t = x % 4;\n"
+    "    float acc[TEST_N / 2];\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < TEST_N / 2; ++i)\n"
+    "        acc[i] = d0[(16 * w + g + 8 * ((i / 2) % 2)) * TEST_N + 8 * (i / 4) + 2 * t + i % 2];\n"
+    "    WGMMA_PROXY_FENCE();\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    WGMMA_FENCE();\n"
+    "#pragma unroll\n"
+    "    for (int s = 0; s < KSTEPS; ++s)\n"
+    "        WGMMA_M64K8_TF32(TEST_N, acc,\n"
+    "                         wgmma_desc_swz(wgmma_base_ + a_at + (8 * s / E) * a_lbo + (8 * s % E) * 4,\n"
+    "                                        16, a_sbo, W),\n"
+    "                         wgmma_desc_swz(wgmma_base_ + b_at + (8 * s / E) * b_lbo + (8 * s % E) * 4,\n"
+    "                                        16, b_sbo, W));\n"
+    "    WGMMA_COMMIT();\n"
+    "    WGMMA_WAIT(0);\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < TEST_N / 2; ++i)\n"
+    "        WGMMA_KEEP(acc[i]);\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < TEST_N / 2; ++i)\n"
+    "        d[(16 * w + g + 8 * ((i / 2) % 2)) * TEST_N + 8 * (i / 4) + 2 * t + i % 2] = acc[i];\n"
+    "}\n";
+
 /* Which instruction a run tests: tf32 (bits 0) or 16-bit (1 f16, 2 bf16), B's transpose
  * immediate, where the kernel places B (N-major or not), and whether it must fail (a planted
  * mismatch between the two: the check must see it). */
@@ -287,6 +349,26 @@ static int b_extent_swz(const layout *l, int n, int w)
     return l->b_at + ((n + w / 2 - 1) / (w / 2)) * l->b_lbo;
 }
 
+/* Swizzled tf32 layouts (W bytes per atom row, E = W / 4 values along K, both operands
+ * K-major): A 64 x 16 and B^T n x 16 in panels of E values of K, a_lbo and b_lbo apart. */
+static layout make_layout_swz32(int kind, int n, int w)
+{
+    const int e = w / 4, panels = (KDIM + e - 1) / e;
+    layout l;
+    if (kind == 0) /* dense: panels of 64 rows of A and n rows of B^T */
+        l = (layout){ "swizzled tf32, dense", 0, 64 * w, 8 * w, 0, n * w, 8 * w };
+    else /* gaps: 8-row groups two atoms apart, panels an extra 1024 bytes apart */
+        l = (layout){ "swizzled tf32, padded", 0, 8 * 16 * w + 1024, 16 * w, 0,
+                      n / 8 * 16 * w + 1024, 16 * w };
+    l.b_at = (panels * l.a_lbo + 1023) / 1024 * 1024;
+    return l;
+}
+
+static int b_extent_swz32(const layout *l, int w)
+{
+    return l->b_at + ((KDIM + w / 4 - 1) / (w / 4)) * l->b_lbo;
+}
+
 static int b_extent(const layout *l, int n)
 {
     return l->b_at + (n / 8 - 1) * l->b_sbo + (KDIM / 4 - 1) * l->b_lbo + 128;
@@ -311,13 +393,13 @@ static void run_n(cl_context ctx, cl_command_queue q, const device_info *dev, in
     snprintf(tag, sizeof tag, "%s%s%s%s", !h ? "tf32" : md.bits16 == 2 ? "bf16" : "f16",
              !h ? "" : md.trans_b ? " B N-major" : " B K-major", swz_tag,
              md.expect_fail ? " (planted mismatch)" : "");
-    size_t len = strlen(header) + sizeof kernelswz_text + 240;
+    size_t len = strlen(header) + sizeof kernelswz_text + sizeof kernelswz32_text + 240;
     char *source = malloc(len);
     snprintf(source, len,
              "%s\n#define TEST_N %d\n#define TEST_BF16 %d\n#define TEST_TRANS_B %d\n"
              "#define TEST_PLACE_MN %d\n#define TEST_SWZ %d\n#define TEST_PLACE_SWZ %d\n%s",
              header, n, md.bits16 == 2, md.trans_b, md.place_mn, md.swz, md.place_swz,
-             md.swz ? kernelswz_text : h ? kernel16_text : kernel_text);
+             md.swz ? (h ? kernelswz_text : kernelswz32_text) : h ? kernel16_text : kernel_text);
     char *log = NULL;
     bool cached, unsupported;
     errbuf e = { "" };
@@ -329,7 +411,8 @@ static void run_n(cl_context ctx, cl_command_queue q, const device_info *dev, in
     if (!prog)
         return;
     cl_int st;
-    cl_kernel k = clCreateKernel(prog, md.swz ? "wgmmaswz_fragment_test"
+    cl_kernel k = clCreateKernel(prog, md.swz ? (h ? "wgmmaswz_fragment_test"
+                                                   : "wgmmaswz32_fragment_test")
                                        : h ? "wgmma16_fragment_test" : "wgmma_fragment_test",
                                  &st);
     EXPECT(k != NULL, "N=%d: clCreateKernel: %s", n, cl_error_name(st));
@@ -343,8 +426,11 @@ static void run_n(cl_context ctx, cl_command_queue q, const device_info *dev, in
     cl_mem bd0 = clCreateBuffer(ctx, CL_MEM_READ_ONLY, sizeof(float) * 64 * n, NULL, &st);
     cl_mem bd = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, sizeof(float) * 64 * n, NULL, &st);
     for (int kind = 0; k && kind < (md.swz ? 2 : 4); kind++) {
-        layout l = md.swz ? make_layout_swz(kind, n, md.swz) : make_layout(kind, n);
-        if ((md.swz ? b_extent_swz(&l, n, md.swz) : b_extent(&l, n)) > ARENA_BYTES) {
+        layout l = md.swz ? (h ? make_layout_swz(kind, n, md.swz)
+                               : make_layout_swz32(kind, n, md.swz))
+                          : make_layout(kind, n);
+        if ((md.swz ? (h ? b_extent_swz(&l, n, md.swz) : b_extent_swz32(&l, md.swz))
+                    : b_extent(&l, n)) > ARENA_BYTES) {
             if (md.swz)   /* the padded swizzled layouts at the widest N of 32B: skipped */
                 continue;
             fprintf(stderr, "layout %s does not fit for N=%d\n", l.name, n);
@@ -515,6 +601,13 @@ int main(void)
                           (mode){ bits, 1, 1, 0, swz, 1 });
     run_n(ctx, q, dev, 64, header, options, (mode){ 1, 1, 1, 1, 128, 0 });
     run_n(ctx, q, dev, 64, header, options, (mode){ 1, 1, 1, 1, 32, 0 });
+    /* Swizzled tf32 (cl/09_wgmma.cl's SWZ): both operands K-major, each width, every N; then
+     * values placed unswizzled under a swizzled descriptor, which must fail. */
+    for (int swz = 32; swz <= 128; swz *= 2)
+        for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+            run_n(ctx, q, dev, ns[i], header, options, (mode){ 0, 0, 0, 0, swz, 1 });
+    run_n(ctx, q, dev, 64, header, options, (mode){ 0, 0, 0, 1, 64, 0 });
+    run_n(ctx, q, dev, 64, header, options, (mode){ 0, 0, 0, 1, 32, 0 });
     check_unsupported(ctx, dev);
     free(header);
     clReleaseCommandQueue(q);

@@ -50,7 +50,10 @@ for params in "" "-DWAIT=0" "-DBK=16 -DSTAGES=2 -DWAIT=0" \
         "f16:-DBF16=0 -DSWZ=32 -DBM=128 -DTM=16 -DBN=128 -DWGN=128 -DTN=4 -DBK=16 -DSTAGES=4" \
         "f16:-DBF16=1 -DSWZ=64 -DBN=128 -DWGN=128 -DTN=8 -DBK=32 -DSTAGES=3 -DWAIT=0" \
         "f16:-DBF16=0 -DSWZ=64 -DBM=128 -DTM=16 -DBN=128 -DWGN=128 -DTN=4 -DBK=32 -DSTAGES=2 -DWAIT=0" \
-        "f16:-DBF16=0 -DSWZ=128 -DBN=64 -DWGN=64 -DTN=4 -DBK=64 -DSTAGES=2 -DWAIT=0"; do
+        "f16:-DBF16=0 -DSWZ=128 -DBN=64 -DWGN=64 -DTN=4 -DBK=64 -DSTAGES=2 -DWAIT=0" \
+        "-DSWZ=32" "-DSWZ=64 -DBN=128 -DWGN=128 -DTN=8 -DBK=16 -DSTAGES=3" \
+        "-DSWZ=64 -DBM=128 -DTM=16 -DBN=128 -DWGN=128 -DTN=4 -DBK=16 -DSTAGES=2 -DWAIT=0" \
+        "-DSWZ=128 -DBN=64 -DWGN=64 -DTN=4 -DBK=32 -DSTAGES=2 -DWAIT=0"; do
     # "f16:" entries are cl/09_wgmma_f16.cl (m64nNk16 on 16-bit operands), the others 09_wgmma.cl.
     file=09_wgmma.cl
     case $params in f16:*) file=09_wgmma_f16.cl params=${params#f16:} ;; esac
