@@ -33,6 +33,10 @@ static const algo_def registry[] = {
     { { "wgmma", "Hopper warpgroup MMA: wgmma TF32 on operands in local memory (sm_90a)",
         "BM=64 BN=256 BK=8 WGN=256 STAGES=4 WAIT=1 ROUND=1 TM=8 TN=16", 4, "tf32" },
       "09_wgmma.cl", "gemm_wgmma", false, true },
+    /* 16-bit inputs only (--dtype f16/bf16): backend.c's kernels16 has its defaults. */
+    { { "wgmma_tma", "Hopper: TMA copies and mbarriers feed wgmma, one producer warp (16-bit)",
+        "BM=128 BN=128 BK=16 WGN=128 STAGES=4 THREADS=288 TMA=1 TM=1 TN=1", 8, "f16" },
+      "10_wgmma_tma.cl", "gemm_wgmma_tma", false, true },
 };
 
 const algo_def *algos_all(size_t *count)

@@ -1,5 +1,6 @@
 #include "backend.h"
 #include "program.h"
+#include "tensor_map.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #define INTEL_FILE "tensor_core_intel.cl"
 #define AMD_FILE "tensor_core_amd.cl"
 #define WGMMA_FILE "09_wgmma.cl"
+#define TMA_FILE "10_wgmma_tma.cl"
 
 static bool emulation_requested(void)
 {
@@ -70,6 +72,10 @@ int backend_choose(const device_info *dev, const algo_def *algo, bool split, bac
         return 0;
     if (strcmp(algo->file, WGMMA_FILE) == 0)
         return choose_wgmma(dev, out, e);
+    if (strcmp(algo->file, TMA_FILE) == 0) {
+        err_set(e, "has a kernel for 16-bit inputs only so far (--dtype f16 or bf16)");
+        return -1;
+    }
     if (dev->nv_cc_major >= 8) {
         out->name = "nvidia mma.sync";
         return 0;
@@ -113,6 +119,10 @@ static const struct {
      * unswizzled layout, SWZ=0, reached 147). */
     { "wgmma", "09_wgmma_f16.cl", "gemm_wgmma_16",
       "BM=128 BN=128 BK=32 WGN=128 STAGES=2 WAIT=0 SWZ=64 TM=16 TN=4" },
+    /* Step 10: the same instruction fed by TMA copies through an mbarrier ring, one producer
+     * warp and two consumer warpgroups (cl/10_wgmma_tma.cl). */
+    { "wgmma_tma", TMA_FILE, "gemm_wgmma_tma",
+      "BM=128 BN=128 BK=16 WGN=128 STAGES=4 THREADS=288 TMA=1 TM=1 TN=1" },
 };
 
 bool backend_has_16bit(const algo_def *algo)
@@ -131,7 +141,7 @@ int backend_choose_16bit(const device_info *dev, const algo_def *algo, int dtype
            strcmp(kernels16[i].algorithm, algo->desc.name) != 0)
         i++;
     if (i == sizeof kernels16 / sizeof kernels16[0]) {
-        err_set(e, "has no kernel for 16-bit inputs (only tensor_core and wgmma have)");
+        err_set(e, "has no kernel for 16-bit inputs (only tensor_core, wgmma and wgmma_tma have)");
         return -1;
     }
     if (dtype != 1 && dtype != 2) {
@@ -144,11 +154,16 @@ int backend_choose_16bit(const device_info *dev, const algo_def *algo, int dtype
                                                            : "-cl-std=CL1.2 -DBF16=0",
                                kernels16[i].defaults, 8 };
     /* wgmma: sm_90a through the post-pass, or its emulation (as choose_wgmma for fp32). */
-    if (strcmp(kernels16[i].file, "09_wgmma_f16.cl") == 0) {
+    bool tma = strcmp(kernels16[i].file, TMA_FILE) == 0;
+    if (strcmp(kernels16[i].file, "09_wgmma_f16.cl") == 0 || tma) {
         backend_choice wg;
         if (choose_wgmma(dev, &wg, e) != 0)
             return -1;
-        out->name = wg.name;
+        /* The real copies need tensor maps, which only libcuda encodes. */
+        if (tma && dev->nv_cc_major == 9 && !tensor_map_available(e))
+            return -1;
+        out->name = !tma ? wg.name
+                    : dev->nv_cc_major == 9 ? "nvidia wgmma+tma (sm_90a)" : "emulated wgmma+tma";
         out->options = dev->nv_cc_major == 9
                            ? (bf16 ? "-cl-std=CL1.2 -DBF16=1 " PROGRAM_SM90A_OPTION
                                    : "-cl-std=CL1.2 -DBF16=0 " PROGRAM_SM90A_OPTION)

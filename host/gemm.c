@@ -7,6 +7,7 @@
 
 #include "backend.h"
 #include "program.h"
+#include "tensor_map.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
@@ -91,6 +92,15 @@ static plan_status plan_create(gemm_plan *plan, cl_context ctx, const device_inf
     size_t rows = (size_t)(plan->bm / plan->tm), cols = (size_t)(plan->bn / plan->tn);
     plan->local[0] = algo->rows_on_dim0 ? rows : cols;
     plan->local[1] = algo->rows_on_dim0 ? cols : rows;
+    /* Kernels whose work-items do not tile C evenly (a producer warp beside the consumers)
+     * name their work-group size: one row of THREADS per block of C. */
+    long threads = params_get(&plan->params, "THREADS", 0);
+    if (threads > 0) {
+        plan->local[0] = (size_t)threads;
+        plan->local[1] = 1;
+    }
+    plan->tma = params_get(&plan->params, "TMA", 0) != 0;
+    plan->bk = (int)params_get(&plan->params, "BK", 1);
     size_t wg = plan->local[0] * plan->local[1];
     if (wg > dev->max_work_group) {
         err_set(e, "needs %zu work-items per group, the device allows %zu", wg,
@@ -140,6 +150,15 @@ static plan_status plan_create(gemm_plan *plan, cl_context ctx, const device_inf
      * used as a gate: NVIDIA's driver reports 256 for kernels that declare
      * reqd_work_group_size(32, 32, 1) and then runs them correctly at 1024 (measured on an
      * H200, driver 580); a size the device truly refuses fails at enqueue, with its name. */
+    if (plan->tma) {
+        plan->tma_emulated = dev->nv_cc_major != 9;
+        plan->set_maps = clCreateKernel(plan->program, "wgmma_tma_set_maps", &st);
+        if (!plan->set_maps) {
+            err_set(e, "clCreateKernel(wgmma_tma_set_maps) failed: %s", cl_error_name(st));
+            gemm_plan_release(plan);
+            return PLAN_ERROR;
+        }
+    }
     cl_ulong kernel_local = 0;
     CL_TRY(e, clGetKernelWorkGroupInfo(plan->kernel, dev->id, CL_KERNEL_LOCAL_MEM_SIZE,
                                        sizeof kernel_local, &kernel_local, NULL));
@@ -159,10 +178,57 @@ void gemm_plan_release(gemm_plan *plan)
 {
     if (plan->kernel)
         clReleaseKernel(plan->kernel);
+    if (plan->set_maps)
+        clReleaseKernel(plan->set_maps);
     if (plan->program)
         clReleaseProgram(plan->program);
     plan->kernel = NULL;
+    plan->set_maps = NULL;
     plan->program = NULL;
+}
+
+/* The tensor maps of A (M x K, boxes of BM x BK, swizzled at 2 BK bytes) and B (K x N,
+ * boxes of BK x 64, swizzled at 128 bytes) for cl/10_wgmma_tma.cl, in a new buffer that the
+ * queue keeps alive until the kernels have run; their addresses are placeholders that
+ * set_maps replaces on the device.  The emulation reads A and B directly and gets zeros. */
+static cl_mem tma_maps(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
+                       gemm_operand A, gemm_operand B, errbuf *e)
+{
+    tensor_map maps[2];
+    memset(maps, 0, sizeof maps);
+    bool real = !plan->tma_emulated && s.K > 0;
+    if (real) {
+        const tensor_map_shape a = { 2, (uint64_t)s.M, (uint64_t)s.K, (uint64_t)A.ld,
+                                     (uint32_t)plan->bm, (uint32_t)plan->bk, 2 * plan->bk };
+        const tensor_map_shape b = { 2, (uint64_t)s.K, (uint64_t)s.N, (uint64_t)B.ld,
+                                     (uint32_t)plan->bk, 64, 128 };
+        if (tensor_map_encode(&maps[0], TENSOR_MAP_PLACEHOLDER_ADDRESS, &a, e) != 0 ||
+            tensor_map_encode(&maps[1], TENSOR_MAP_PLACEHOLDER_ADDRESS, &b, e) != 0)
+            return NULL;
+    }
+    cl_context ctx;
+    cl_int st = clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, NULL);
+    cl_mem buf = st == CL_SUCCESS ? clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                                   sizeof maps, maps, &st)
+                                  : NULL;
+    if (!buf) {
+        err_set(e, "clCreateBuffer(tensor maps) failed: %s", cl_error_name(st));
+        return NULL;
+    }
+    if (real) {
+        cl_kernel k = plan->set_maps;
+        CL_TRY(e, clSetKernelArg(k, 0, sizeof(cl_mem), &buf));
+        CL_TRY(e, clSetKernelArg(k, 1, sizeof(cl_mem), &A.buf));
+        CL_TRY(e, clSetKernelArg(k, 2, sizeof(int), &A.off));
+        CL_TRY(e, clSetKernelArg(k, 3, sizeof(cl_mem), &B.buf));
+        CL_TRY(e, clSetKernelArg(k, 4, sizeof(int), &B.off));
+        const size_t one = 1;
+        CL_TRY(e, clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, NULL));
+    }
+    return buf;
+fail:
+    clReleaseMemObject(buf);
+    return NULL;
 }
 
 bool gemm_plan_accepts(const gemm_plan *plan, gemm_operand A, gemm_operand B, gemm_operand C,
@@ -181,6 +247,7 @@ int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float 
                  errbuf *e)
 {
     cl_kernel k = plan->kernel;
+    cl_mem maps = NULL;
     cl_uint i = 0;
     CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &s.M));
     CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &s.N));
@@ -196,6 +263,12 @@ int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float 
     CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &C.buf));
     CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &C.off));
     CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &C.ld));
+    if (plan->tma) {
+        maps = tma_maps(plan, q, s, A, B, e);
+        if (!maps)
+            return -1;
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &maps));
+    }
 
     size_t tiles_m = ceil_div((size_t)s.M, (size_t)plan->bm);
     size_t tiles_n = ceil_div((size_t)s.N, (size_t)plan->bn);
@@ -208,7 +281,11 @@ int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float 
         global[1] = tiles_m * plan->local[1];
     }
     CL_TRY(e, clEnqueueNDRangeKernel(q, k, 2, NULL, global, plan->local, 0, NULL, ev));
+    if (maps)
+        clReleaseMemObject(maps); /* the queue holds it until the kernel has run */
     return 0;
 fail:
+    if (maps)
+        clReleaseMemObject(maps);
     return -1;
 }

@@ -31,6 +31,11 @@ typedef struct gemm_plan {
     const char *backend, *precision; /* see backend.h */
     int dtype;       /* of A and B: 0 float, 1 f16, 2 bf16 (clgemm_dtype); C is float */
     int ld_multiple; /* offsets and leading dimensions must be multiples of this */
+    /* Kernels fed by TMA copies (TMA=1 in their parameters, cl/10_wgmma_tma.cl) take the
+     * tensor maps of A and B as a last argument; set_maps fills in their addresses. */
+    bool tma, tma_emulated;
+    cl_kernel set_maps;
+    int bk;
 } gemm_plan;
 
 /* Builds the algorithm's kernel with its registry defaults overridden by `overrides`

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The real (non-emulated) path of cl/09_wgmma.cl, cl/09_wgmma_f16.cl and cl/wgmma.h, assembled without a GPU:
 # clang compiles the kernel to PTX for NVPTX (OpenCL C, markers as comments), the PTX is made to
-# look like NVIDIA's OpenCL output (.target sm_90, .version 8.0), ptxas accepts it for sm_90
+# look like NVIDIA's OpenCL output (.target sm_90, .version 9.0 as driver 580 writes it), ptxas accepts it for sm_90
 # (the first build), tests/ptx_retarget_tool rewrites it, and ptxas must accept the result
 # for sm_90a with real wgmma in it (the second build), with no spills and no serialised wgmma.
 # This checks the asm syntax, the operand substitution into the markers and the post-pass; it
@@ -53,10 +53,14 @@ for params in "" "-DWAIT=0" "-DBK=16 -DSTAGES=2 -DWAIT=0" \
         "f16:-DBF16=0 -DSWZ=128 -DBN=64 -DWGN=64 -DTN=4 -DBK=64 -DSTAGES=2 -DWAIT=0" \
         "-DSWZ=32" "-DSWZ=64 -DBN=128 -DWGN=128 -DTN=8 -DBK=16 -DSTAGES=3" \
         "-DSWZ=64 -DBM=128 -DTM=16 -DBN=128 -DWGN=128 -DTN=4 -DBK=16 -DSTAGES=2 -DWAIT=0" \
-        "-DSWZ=128 -DBN=64 -DWGN=64 -DTN=4 -DBK=32 -DSTAGES=2 -DWAIT=0"; do
+        "-DSWZ=128 -DBN=64 -DWGN=64 -DTN=4 -DBK=32 -DSTAGES=2 -DWAIT=0" \
+        "tma:-DBF16=0" "tma:-DBF16=1 -DBK=32 -DSTAGES=2" "tma:-DBF16=0 -DBK=64 -DBM=64 -DBN=64 -DWGN=64 -DSTAGES=2" \
+        "tma:-DBF16=0 -DBM=64 -DBN=256 -DWGN=256 -DBK=16 -DSTAGES=4"; do
     # "f16:" entries are cl/09_wgmma_f16.cl (m64nNk16 on 16-bit operands), the others 09_wgmma.cl.
     file=09_wgmma.cl
-    case $params in f16:*) file=09_wgmma_f16.cl params=${params#f16:} ;; esac
+    # "tma:" entries are cl/10_wgmma_tma.cl (TMA copies, mbarriers, producer warp).
+    case $params in f16:*) file=09_wgmma_f16.cl params=${params#f16:} ;;
+                    tma:*) file=10_wgmma_tma.cl params=${params#tma:} ;; esac
     { cat "$tmp/prelude.h"; expand $file; } > "$tmp/k.cl"
     # "inline" as static inline: clang may keep a plain C99 inline function out of line,
     # without a definition to link.  asm: clang's OpenCL mode spells it __asm__.
@@ -65,7 +69,7 @@ for params in "" "-DWAIT=0" "-DBK=16 -DSTAGES=2 -DWAIT=0" \
             "-Dinline=static inline" $params -o "$tmp/k.ptx" "$tmp/k.cl" 2> "$tmp/err"; then
         echo "FAIL [$params] clang:"; head -20 "$tmp/err"; fail=1; continue
     fi
-    sed -e 's/^\.version .*/.version 8.0/' -e 's/^\.target sm_80/.target sm_90/' "$tmp/k.ptx" \
+    sed -e 's/^\.version .*/.version 9.0/' -e 's/^\.target sm_80/.target sm_90/' "$tmp/k.ptx" \
         > "$tmp/sm90.ptx"
     "$ptxas" -arch=sm_90 "$tmp/sm90.ptx" -o /dev/null 2> "$tmp/err" ||
         { echo "FAIL [$params] first build (sm_90):"; head "$tmp/err"; fail=1; continue; }
@@ -73,7 +77,7 @@ for params in "" "-DWAIT=0" "-DBK=16 -DSTAGES=2 -DWAIT=0" \
         { echo "FAIL [$params] post-pass:"; cat "$tmp/err"; fail=1; continue; }
     grep -q "^[[:space:]]*wgmma.mma_async.sync.aligned.m64n" "$tmp/sm90a.ptx" ||
         { echo "FAIL [$params] no wgmma instruction after the post-pass"; fail=1; continue; }
-    if [ $file = 09_wgmma_f16.cl ]; then   # the 16-bit form, its type, B read N-major
+    if [ $file != 09_wgmma.cl ]; then   # the 16-bit form, its type, B read N-major
         case $params in *-DBF16=1*) ty=bf16 ;; *) ty=f16 ;; esac
         grep -qE "^[[:space:]]*wgmma.mma_async.sync.aligned.m64n[0-9]+k16.f32.$ty.$ty .*, p, 1, 1, 0, 1;" \
             "$tmp/sm90a.ptx" ||

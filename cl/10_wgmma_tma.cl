@@ -1,0 +1,277 @@
+#include "common.h"
+#include "wgmma.h"
+#include "tma.h"
+
+/* Step 10: the copies of step 9 (09_wgmma_f16.cl, read that first) handed to Hopper's tensor
+ * memory accelerator, and the work-group split into a producer and consumers.  16-bit
+ * inputs (f16 or bf16 bits as ushort, BF16 = 0 or 1), fp32 accumulation, C in fp32.
+ *
+ * What step 9 left: every work-item computed source addresses, issued its 16-byte cp.async
+ * copies with the swizzle applied by hand, waited for them, and a barrier per K slice told
+ * everybody the slice was there.  At 128 x 128 x 32 per slice that ran at about 31% of the
+ * tensor cores' peak, whatever the tile: the consumers of a slice also had to be its
+ * producers, and a barrier joined them at every step.
+ *
+ * What changes:
+ *  1. One extra warp produces.  Its first work-item issues, per K slice, one TMA copy
+ *     (cp.async.bulk.tensor) for the BM x BK box of A and one per 64 columns of B; the copy
+ *     engine writes them in wgmma's swizzled layout and zero-fills what lies outside the
+ *     matrices, so there are no edge cases in the copies at all.
+ *  2. mbarriers instead of barriers.  STAGES slices live in local memory; each has a "full"
+ *     mbarrier (the copy engine counts the slice's bytes on it) and an "empty" one (each
+ *     consumer warp arrives when its wgmma on the slice has completed).  The producer waits
+ *     for "empty" before refilling a slot; the consumers wait for "full" before reading it.
+ *     Nobody else waits for anybody: the producer runs up to STAGES slices ahead, and the
+ *     two consumer warpgroups drift freely.
+ *  3. The tensor maps (host/tensor_map.h) describe A (M x K, row-major) and B (K x N,
+ *     row-major); the host encodes them with libcuda, and wgmma_tma_set_maps below puts the
+ *     buffers' addresses in on the device.
+ *
+ * Local layout (the swizzled layouts of step 9 with the swizzle width tied to what one box
+ * row holds): A's box is BM rows x BK values, rows of 2 BK bytes, swizzled at 2 BK bytes
+ * (BK = 16, 32 or 64: the 32-, 64- and 128-byte swizzles); B's boxes are BK k-rows x 64 n
+ * (128 bytes, the 128-byte swizzle), one panel per 64 columns.  The descriptors are step 9's
+ * SWZ formulas with one panel of A.
+ *
+ * Emulation (CLGEMM_EMULATE_TMA, with CLGEMM_EMULATE_WGMMA): the same layouts and
+ * descriptors, but every work-item copies a share of each box (tma_emu_load_2d, the copy
+ * engine's placement and zero-fill written out) between two barriers, since a CPU OpenCL
+ * device cannot spin on an mbarrier that another work-item of its group will complete.
+ *
+ * Parameters (-D):
+ *   BM x BN  the block of C: BM = 64 per consumer warpgroup (64 or 128); BN a multiple of
+ *            64 and of WGN
+ *   BK       the K slice: 16, 32 or 64
+ *   WGN      the N of one wgmma (64, 128 or 256)
+ *   STAGES   K slices resident in local memory (2 .. 8)
+ *   THREADS  the work-group: 128 per consumer warpgroup + 32 (the producer warp)
+ *   BF16     0: f16 inputs, 1: bf16 inputs
+ */
+#ifndef BM
+#define BM 128
+#endif
+#ifndef BN
+#define BN 128
+#endif
+#ifndef BK
+#define BK 16
+#endif
+#ifndef WGN
+#define WGN 128
+#endif
+#ifndef STAGES
+#define STAGES 4
+#endif
+#ifndef BF16
+#define BF16 0
+#endif
+#ifndef THREADS
+#define THREADS (BM / 64 * 128 + 32)
+#endif
+
+#define CONSUMERS (BM / 64)
+#define SWZA (2 * BK)                      /* bytes per row of A's box = its swizzle */
+#define A_BYTES (BM * BK * 2)
+#define B_PANEL (BK * 128)                 /* one box of B: BK rows x 64 values */
+#define B_BYTES (BN / 64 * B_PANEL)
+#define STAGE_BYTES (A_BYTES + B_BYTES)
+#define WG_NI (BN / WGN)
+
+#if BM != 64 && BM != 128
+#error "gemm_wgmma_tma: BM must be 64 or 128 (one or two consumer warpgroups)"
+#endif
+#if BK != 16 && BK != 32 && BK != 64
+#error "gemm_wgmma_tma: BK must be 16, 32 or 64"
+#endif
+#if BN % 64 != 0 || BN % WGN != 0 || (WGN != 64 && WGN != 128 && WGN != 256)
+#error "gemm_wgmma_tma: WGN must be 64, 128 or 256 and BN a multiple of 64 and of WGN"
+#endif
+#if THREADS != CONSUMERS * WGMMA_THREADS + 32
+#error "gemm_wgmma_tma: THREADS must be 128 * BM / 64 + 32"
+#endif
+#if STAGES < 2 || STAGES > 8
+#error "gemm_wgmma_tma: STAGES must be 2 .. 8"
+#endif
+#if STAGES * STAGE_BYTES + 16 * STAGES > 49136
+#error "gemm_wgmma_tma: STAGES slices of A and B exceed the 48 KiB of local memory"
+#endif
+
+#if CLGEMM_EMULATE_TMA
+/* What one TMA copy does, shared out over the work-group: the box of box_rows x box_cols
+ * values at column x, row y of a rows x cols matrix (ld values between rows) lands at dst
+ * with rows of 2 box_cols bytes, swizzled at swz bytes; values outside the matrix are 0. */
+inline void tma_emu_load_2d(__local uchar *arena, const uint dst, __global const ushort *m,
+                            const int ld, const int rows, const int cols, const int x,
+                            const int y, const int box_rows, const int box_cols,
+                            const uint swz, const int id, const int nthreads)
+{
+    for (int i = id; i < box_rows * box_cols; i += nthreads) {
+        const int r = i / box_cols, c = i % box_cols;
+        const bool in = y + r < rows && x + c < cols;
+        const uint logical = dst + (uint)(r * box_cols + c) * 2u;
+        *(__local ushort *)(arena + wgmma_swz(logical, swz)) =
+            in ? m[(size_t)(y + r) * ld + x + c] : (ushort)0;
+    }
+}
+#endif
+
+/* Two neighbouring results of one row, (r, c) and (r, c+1), c even (as step 9). */
+inline void tma_store2(__global float *C, const int ldc, const int r, const int c,
+                       const float x, const float y, const float alpha, const float beta,
+                       const int rows_left, const int cols_left, const bool guarded)
+{
+    __global float *p = C + r * ldc + c;
+    if (!guarded) {
+        *(__global float2 *)p = (float2)(gemm_epilogue(x, alpha, beta, p),
+                                         gemm_epilogue(y, alpha, beta, p + 1));
+    } else if (r < rows_left) {
+        if (c < cols_left)
+            p[0] = gemm_epilogue(x, alpha, beta, p);
+        if (c + 1 < cols_left)
+            p[1] = gemm_epilogue(y, alpha, beta, p + 1);
+    }
+}
+
+/* One work-item: put the buffers' addresses into the host-encoded maps (A's at byte 0, B's at
+ * byte 128).  Runs before gemm_wgmma_tma on the same queue. */
+__kernel void wgmma_tma_set_maps(__global uchar *maps, __global const ushort *A, const int offA,
+                                 __global const ushort *B, const int offB)
+{
+#if !CLGEMM_EMULATE_TMA
+    TMA_MAP_SET_ADDRESS(maps, (ulong)(A + offA));
+    TMA_MAP_SET_ADDRESS(maps + 128, (ulong)(B + offB));
+    TMA_MAP_RELEASE();
+#endif
+}
+
+/* One consumer warpgroup's wgmmas on the slice at byte address base: BK / 16 k steps, WG_NI
+ * wgmmas of 64 x WGN each. */
+#define TMA_SLICE_MMA(base)                                                                  \
+    do {                                                                                     \
+        WGMMA_FENCE();                                                                       \
+        _Pragma("unroll") for (int kk = 0; kk < BK; kk += 16)                                \
+        {                                                                                    \
+            const ulong da_ =                                                                \
+                wgmma_desc_swz((base) + (uint)(wg * 64 * SWZA + kk * 2), 16u, 8u * SWZA, SWZA); \
+            _Pragma("unroll") for (int j = 0; j < WG_NI; ++j)                                \
+            {                                                                                \
+                const ulong db_ = wgmma_desc_swz(                                            \
+                    (base) + (uint)(A_BYTES + (j * WGN / 64) * B_PANEL + kk * 128),          \
+                    (uint)B_PANEL, 1024u, 128u);                                             \
+                WGMMA_M64K16(WGN, acc[j], da_, db_, BF16, 1);                                \
+            }                                                                                \
+        }                                                                                    \
+        WGMMA_COMMIT();                                                                      \
+    } while (0)
+
+__kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
+void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
+                    __global const ushort *restrict A, const int offA, const int lda,
+                    __global const ushort *restrict B, const int offB, const int ldb,
+                    const float beta,
+                    __global float *restrict C, const int offC, const int ldc,
+                    __global const uchar *restrict maps)
+{
+    /* Swizzle atoms must sit on their pattern's repeat (1024 bytes for 128-byte rows). */
+    __local float4 arena4[STAGES * STAGE_BYTES / 16] __attribute__((aligned(1024)));
+    __local ulong bars[2 * STAGES]; /* full[s], then empty[s] */
+
+    const int tid = get_local_id(0);
+    WGMMA_SETUP(arena4, tid);
+    const int wg = tid / WGMMA_THREADS; /* CONSUMERS: the producer warp */
+    const int row0 = get_group_id(1) * BM, col0 = get_group_id(0) * BN;
+    const int slices = (K + BK - 1) / BK;
+
+    float acc[WG_NI][WGN / 2];
+#pragma unroll
+    for (int j = 0; j < WG_NI; ++j)
+#pragma unroll
+        for (int q = 0; q < WGN / 2; ++q)
+            acc[j][q] = 0.0f;
+
+#if !CLGEMM_EMULATE_TMA
+    const uint full0 = TMA_LOCAL_ADDR(bars), empty0 = full0 + 8u * STAGES;
+    if (tid == 0) {
+        for (int s = 0; s < STAGES; ++s) {
+            TMA_BAR_INIT(full0 + 8u * s, 1);
+            TMA_BAR_INIT(empty0 + 8u * s, CONSUMERS * 4);
+        }
+        TMA_BAR_INIT_FENCE();
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    if (wg == CONSUMERS) { /* the producer: one work-item issues every copy */
+        if (tid == CONSUMERS * WGMMA_THREADS) {
+            TMA_MAP_ACQUIRE(maps);
+            TMA_MAP_ACQUIRE(maps + 128);
+            for (int i = 0; i < slices; ++i) {
+                const int s = i % STAGES;
+                if (i >= STAGES) /* the consumers' release of this slot's previous slice */
+                    TMA_WAIT(empty0 + 8u * s, (uint)((i / STAGES - 1) & 1));
+                const uint full = full0 + 8u * s;
+                const uint dst = wgmma_base_ + (uint)(s * STAGE_BYTES);
+                TMA_EXPECT(full, STAGE_BYTES);
+                TMA_LOAD_2D(dst, maps, i * BK, row0, full);
+#pragma unroll
+                for (int q = 0; q < BN / 64; ++q)
+                    TMA_LOAD_2D(dst + (uint)(A_BYTES + q * B_PANEL), maps + 128, col0 + 64 * q,
+                                i * BK, full);
+            }
+        }
+        return;
+    }
+
+    const int lane = tid % 32;
+    for (int i = 0; i < slices; ++i) {
+        const int s = i % STAGES;
+        TMA_WAIT(full0 + 8u * s, (uint)((i / STAGES) & 1));
+        TMA_SLICE_MMA(wgmma_base_ + (uint)(s * STAGE_BYTES));
+        /* At most this slice's wgmmas still run: the previous slice's slot is free. */
+        WGMMA_WAIT(1);
+        if (i > 0 && lane == 0)
+            TMA_ARRIVE(empty0 + 8u * (uint)((i - 1) % STAGES));
+    }
+    WGMMA_WAIT(0);
+#else
+    for (int i = 0; i < slices; ++i) {
+        const uint dst = (uint)((i % STAGES) * STAGE_BYTES);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        tma_emu_load_2d(wgmma_arena_w_, dst, A + offA, lda, M, K, i * BK, row0, BM, BK,
+                        SWZA, tid, THREADS);
+        for (int q = 0; q < BN / 64; ++q)
+            tma_emu_load_2d(wgmma_arena_w_, dst + (uint)(A_BYTES + q * B_PANEL), B + offB, ldb,
+                            K, N, col0 + 64 * q, i * BK, BK, 64, 128u, tid, THREADS);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (wg < CONSUMERS)
+            TMA_SLICE_MMA(wgmma_base_ + dst);
+    }
+    if (wg == CONSUMERS)
+        return;
+#endif
+#pragma unroll
+    for (int j = 0; j < WG_NI; ++j)
+#pragma unroll
+        for (int q = 0; q < WGN / 2; ++q)
+            WGMMA_KEEP(acc[j][q]);
+
+    C += offC + row0 * ldc + col0;
+    const int rows_left = M - row0, cols_left = N - col0;
+    const bool edge = rows_left < BM || cols_left < BN;
+    const int warp = (tid / 32) % 4, g = (tid % 32) >> 2, t = tid & 3;
+    const int r = wg * 64 + warp * 16 + g;
+#pragma unroll
+    for (int j = 0; j < WG_NI; ++j)
+#pragma unroll
+        for (int c8 = 0; c8 < WGN / 8; ++c8) {
+            const int c = j * WGN + c8 * 8 + 2 * t;
+            const float *d = &acc[j][4 * c8];
+            if (!edge) {
+                tma_store2(C, ldc, r, c, d[0], d[1], alpha, beta, BM, BN, false);
+                tma_store2(C, ldc, r + 8, c, d[2], d[3], alpha, beta, BM, BN, false);
+            } else {
+                tma_store2(C, ldc, r, c, d[0], d[1], alpha, beta, rows_left, cols_left, true);
+                tma_store2(C, ldc, r + 8, c, d[2], d[3], alpha, beta, rows_left, cols_left,
+                           true);
+            }
+        }
+}

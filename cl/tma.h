@@ -1,0 +1,97 @@
+/* Hopper's tensor memory accelerator (TMA) and mbarriers, for kernels built through the
+ * sm_90a post-pass (CLGEMM_PTX_SM90A=1; see host/ptx_retarget.h and host/tensor_map.h).
+ *
+ * Why: cp.async makes every work-item compute addresses, issue 16-byte copies, apply the
+ * swizzle by hand and wait on its own copies before a barrier tells the others.  One TMA
+ * instruction, issued by one work-item, copies a whole 2-D box (up to 256 x 256 elements)
+ * into local memory in wgmma's swizzled layout, zero-fills what lies outside the matrix,
+ * and counts the bytes that landed on an mbarrier in local memory; the work-items that
+ * need the data wait on that mbarrier's phase.  The copy engine works while the tensor
+ * cores do, and no work-item spends registers or issue slots on addresses.
+ *
+ * An mbarrier completes a phase when its expected arrivals (set at init) have arrived and
+ * the bytes announced with TMA_EXPECT have landed; waiters name the phase by its parity
+ * (0, 1, 0, ...), so a ring of STAGES buffers waits on parity (use / STAGES) & 1.
+ *
+ * All addresses of local memory are 32-bit byte addresses in the shared window, as for
+ * wgmma descriptors: (uint)(size_t) of a __local pointer.  map is a __global pointer to a
+ * 128-byte tensor map (64-byte aligned) made by the host; x is the column (the contiguous
+ * dimension) and y the row of the box's first element, which may lie outside the matrix
+ * (those elements read as zero). */
+#ifndef CLGEMM_TMA_H
+#define CLGEMM_TMA_H
+
+#define TMA_LOCAL_ADDR(p) ((uint)(size_t)(p))
+
+/* Kernels that emulate wgmma (CLGEMM_EMULATE_WGMMA=1, any OpenCL device) emulate the copies
+ * too, in their own way (see cl/10_wgmma_tma.cl); nothing below is compiled for them. */
+#ifndef CLGEMM_EMULATE_TMA
+#if defined(CLGEMM_EMULATE_WGMMA) && CLGEMM_EMULATE_WGMMA
+#define CLGEMM_EMULATE_TMA 1
+#else
+#define CLGEMM_EMULATE_TMA 0
+#endif
+#endif
+
+#if !CLGEMM_EMULATE_TMA
+
+/* One thread: initialise an mbarrier for `count` arrivals, then make the initialisation
+ * visible to the copy engine (the async proxy) before any copy names the barrier. */
+#define TMA_BAR_INIT(bar, count)                                                          \
+    asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory")
+#define TMA_BAR_INIT_FENCE()                                                              \
+    asm volatile("fence.mbarrier_init.release.cluster;\n\t"                             \
+                 "fence.proxy.async.shared::cta;" ::: "memory")
+
+/* Every thread, after writing local memory with ordinary stores that a copy will overwrite
+ * (or that wgmma will read): order those stores before the copy engine's. */
+#define TMA_PROXY_FENCE() asm volatile("fence.proxy.async.shared::cta;" ::: "memory")
+
+/* One thread: arrive on bar and announce `bytes` more to come from copies. */
+#define TMA_EXPECT(bar, bytes)                                                            \
+    asm volatile("{ .reg .b64 tma_state_;\n\t"                                            \
+                 "mbarrier.arrive.expect_tx.shared::cta.b64 tma_state_, [%0], %1; }"     \
+                 ::"r"(bar), "r"(bytes) : "memory")
+
+/* One thread per warp (or per work-item, as the count at init says): arrive on bar. */
+#define TMA_ARRIVE(bar)                                                                   \
+    asm volatile("{ .reg .b64 tma_state_;\n\t"                                            \
+                 "mbarrier.arrive.shared.b64 tma_state_, [%0]; }" ::"r"(bar) : "memory")
+
+/* One thread: copy the box at column x, row y of the map's matrix to dst; completion is
+ * counted on bar. */
+#define TMA_LOAD_2D(dst, map, x, y, bar)                                                  \
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile"                   \
+                 ".mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"             \
+                 ::"r"(dst), "l"(map), "r"(x), "r"(y), "r"(bar) : "memory")
+
+/* Any thread: has bar finished the phase of this parity? */
+inline int tma_bar_done(const uint bar, const uint parity)
+{
+    uint done;
+    asm volatile("{ .reg .pred tma_p_;\n\t"
+                 "mbarrier.try_wait.parity.shared::cta.b64 tma_p_, [%1], %2;\n\t"
+                 "selp.u32 %0, 1, 0, tma_p_; }"
+                 : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+    return (int)done;
+}
+#define TMA_WAIT(bar, parity)                                                             \
+    do {                                                                                  \
+    } while (!tma_bar_done((bar), (parity)))
+
+/* One thread, in a kernel that runs before the ones that read the map: replace the map's
+ * placeholder address with the matrix's (sm_90a, PTX 8.3), and publish the change to the
+ * copy engine of later kernels. */
+#define TMA_MAP_SET_ADDRESS(map, address)                                                 \
+    asm volatile("// @sm90a tensormap.replace.tile.global_address.global.b1024.b64 [%0], %1;" \
+                 ::"l"(map), "l"(address) : "memory")
+#define TMA_MAP_RELEASE()                                                                 \
+    asm volatile("// @sm90a fence.proxy.tensormap::generic.release.gpu;" ::: "memory")
+/* Any thread, before the first copy through a map that an earlier kernel changed. */
+#define TMA_MAP_ACQUIRE(map)                                                              \
+    asm volatile("// @sm90a fence.proxy.tensormap::generic.acquire.gpu [%0], 128;"        \
+                 ::"l"(map) : "memory")
+
+#endif /* !CLGEMM_EMULATE_TMA */
+
+#endif
