@@ -46,6 +46,14 @@
  *   STAGES   K slices resident in local memory (2 .. 8)
  *   THREADS  the work-group: 128 per consumer warpgroup + 32 (the producer warp)
  *   BF16     0: f16 inputs, 1: bf16 inputs
+ *   GM       blocks of C are handed out in bands of GM block rows, column by column within
+ *            a band (1: row by row, as launched)
+ *
+ * Why GM: the GPU starts work-groups in launch order, row of blocks after row of blocks, so
+ * the groups resident at one time (three per SM, ~400) span a few block rows and every block
+ * column, and read all of B at once; at 8192^3 (B alone 128 MiB) that no longer fits in the
+ * 50 MB L2, and every wave reads B from memory again.  A band of GM block rows walked column
+ * by column keeps the resident groups on GM rows of A and a few columns of B.
  */
 #ifndef BM
 #define BM 128
@@ -64,6 +72,9 @@
 #endif
 #ifndef BF16
 #define BF16 0
+#endif
+#ifndef GM
+#define GM 8
 #endif
 #ifndef THREADS
 #define THREADS (BM / 64 * 128 + 32)
@@ -179,7 +190,15 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
     const int tid = get_local_id(0);
     WGMMA_SETUP(arena4, tid);
     const int wg = tid / WGMMA_THREADS; /* CONSUMERS: the producer warp */
+#if GM > 1
+    const int across = get_num_groups(0), down = get_num_groups(1);
+    const int lin = get_group_id(1) * across + get_group_id(0);
+    const int band = lin / (GM * across), first = band * GM;
+    const int band_rows = min(GM, down - first), in_band = lin - first * across;
+    const int row0 = (first + in_band % band_rows) * BM, col0 = (in_band / band_rows) * BN;
+#else
     const int row0 = get_group_id(1) * BM, col0 = get_group_id(0) * BN;
+#endif
     const int slices = (K + BK - 1) / BK;
 
     float acc[WG_NI][WGN / 2];

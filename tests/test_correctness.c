@@ -120,7 +120,7 @@ int main(int argc, char **argv)
          * one consumer with three B panels and three wgmmas per k step at BK 32, and BK 64
          * (A swizzled at 128 bytes). */
         "wgmma_tma", "wgmma_tma:BM=64,BN=192,WGN=64,BK=32,STAGES=2,THREADS=160",
-        "wgmma_tma:BM=64,BN=64,WGN=64,BK=64,STAGES=2,THREADS=160",
+        "wgmma_tma:BM=64,BN=64,WGN=64,BK=64,STAGES=2,THREADS=160,GM=3",
     };
     for (int dt = 0; dt < 2; dt++)
         for (size_t v = 0; v < sizeof variants16 / sizeof variants16[0]; v++) {

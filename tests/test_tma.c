@@ -106,25 +106,35 @@ typedef struct ctx_t {
     unsigned long long address;
 } ctx_t;
 
+/* One box through one map.  Host-encoded maps go into the test's map buffer; a map to be
+ * completed on the device goes, as host/gemm.c does it, into a new buffer that set_maps
+ * fills in before the copy. */
 static int run_box(ctx_t *c, const tensor_map *map, int set_on_device, int x, int y,
                    unsigned short *got, errbuf *e)
 {
     cl_int st;
     cl_kernel set = NULL, k = NULL;
-    CL_TRY(e, clEnqueueWriteBuffer(c->q, c->map, CL_TRUE, 0, sizeof *map, map, 0, NULL, NULL));
+    cl_mem m = NULL;
     if (set_on_device) {
+        m = clCreateBuffer(c->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof *map,
+                           (void *)map, &st);
+        CL_TRY(e, st);
         set = clCreateKernel(c->prog, "map_set", &st);
         CL_TRY(e, st);
         const int off = 0;
-        CL_TRY(e, clSetKernelArg(set, 0, sizeof(cl_mem), &c->map));
+        CL_TRY(e, clSetKernelArg(set, 0, sizeof(cl_mem), &m));
         CL_TRY(e, clSetKernelArg(set, 1, sizeof(cl_mem), &c->matrix));
         CL_TRY(e, clSetKernelArg(set, 2, sizeof(int), &off));
         const size_t one = 1;
         CL_TRY(e, clEnqueueNDRangeKernel(c->q, set, 1, NULL, &one, &one, 0, NULL, NULL));
+    } else {
+        m = c->map;
+        CL_TRY(e, clRetainMemObject(m));
+        CL_TRY(e, clEnqueueWriteBuffer(c->q, m, CL_TRUE, 0, sizeof *map, map, 0, NULL, NULL));
     }
     k = clCreateKernel(c->prog, "tma_box", &st);
     CL_TRY(e, st);
-    CL_TRY(e, clSetKernelArg(k, 0, sizeof(cl_mem), &c->map));
+    CL_TRY(e, clSetKernelArg(k, 0, sizeof(cl_mem), &m));
     CL_TRY(e, clSetKernelArg(k, 1, sizeof(int), &x));
     CL_TRY(e, clSetKernelArg(k, 2, sizeof(int), &y));
     CL_TRY(e, clSetKernelArg(k, 3, sizeof(int), &set_on_device));
@@ -135,12 +145,15 @@ static int run_box(ctx_t *c, const tensor_map *map, int set_on_device, int x, in
     if (set)
         clReleaseKernel(set);
     clReleaseKernel(k);
+    clReleaseMemObject(m);
     return 0;
 fail:
     if (set)
         clReleaseKernel(set);
     if (k)
         clReleaseKernel(k);
+    if (m)
+        clReleaseMemObject(m);
     return -1;
 }
 

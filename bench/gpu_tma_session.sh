@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Step 10 measured: wgmma_tma variants next to step 9's wgmma and CLBlast (fp32 on the same
+# rounded data) in one clgemm process per size and 16-bit type, cuBLAS (PyTorch) in the same
+# command.  Also the TMA primitive test and the correctness cases on the GPU first.
+#   usage (repo root, .gpu carried): bash bench/gpu_tma_session.sh
+# Output: the terminal and $OUT (or ./bench-out): session.log, {f16,bf16}_{4096,8192}.json,
+# cublas.txt.
+set -uo pipefail
+out=${OUT:-bench-out}
+mkdir -p "$out"
+exec > >(tee -a "$out/session.log") 2>&1
+source .gpu/setup.sh >/dev/null 2>&1
+meson setup /tmp/b --buildtype=release >/dev/null 2>&1 || { echo "meson setup failed"; exit 1; }
+ninja -C /tmp/b 2>&1 | tail -1
+c=/tmp/b/clgemm
+export CLGEMM_CACHE_DIR=$(mktemp -d /tmp/tma-cache.XXXX)
+echo "== $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
+echo "== the TMA primitive"
+CLGEMM_TEST_DEVICE=nvidia timeout 120 /tmp/b/tests/test_tma 2>&1 | tail -30
+echo "== correctness on the GPU: wgmma_tma (emulation-free), and tensor_core's 16-bit cases"
+CLGEMM_TEST_DEVICE=nvidia timeout 300 /tmp/b/tests/test_correctness wgmma_tma tensor_core 2>&1 \
+    | grep -v "^ok" | tail -8
+V=${TMA_VARIANTS:-"wgmma_tma:BM=64,BN=256,WGN=256,BK=16,STAGES=4,THREADS=160
+wgmma_tma:BM=64,BN=256,WGN=256,BK=16,STAGES=4,THREADS=160,GM=16
+wgmma_tma:BM=64,BN=256,WGN=256,BK=16,STAGES=4,THREADS=160,GM=1
+wgmma_tma:BM=64,BN=256,WGN=256,BK=32,STAGES=2,THREADS=160
+wgmma_tma:BM=128,BN=256,WGN=256,BK=16,STAGES=3
+wgmma_tma:BM=128,BN=256,WGN=128,BK=16,STAGES=3
+wgmma_tma:BM=128,BN=192,WGN=64,BK=16,STAGES=4
+wgmma_tma:BK=32,STAGES=2"}
+echo "== registers"
+for v in $V; do
+    echo "$v: $(CLGEMM_BUILD_OPTIONS=-cl-nv-verbose CLGEMM_SHOW_BUILD_LOG=1 CLGEMM_NO_CACHE=1 \
+        timeout 60 $c --device nvidia --algo "$v" --dtype f16 --no-baseline --size 256 --iters 1 \
+        --warmup 0 2>&1 | grep -E "registers|spill" | tail -3 | tr -s ' \n' ' ')"
+done
+echo "== speed: one process per size and type, all variants + CLBlast"
+for n in 4096 8192; do
+    for dt in f16 bf16; do
+        args=(--algo wgmma)
+        for v in $V; do args+=(--algo "$v"); done
+        timeout 280 $c --device nvidia --size $n --dtype $dt "${args[@]}" --format json --quiet \
+            > "$out/${dt}_$n.json" 2> "$out/err_${dt}_$n.txt"
+        python3 - "$out/${dt}_$n.json" <<'PY'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))["results"][0]
+    for r in d["rows"]:
+        print(f'{d["N"]:>5} {d["dtype"]:<5} {r["algorithm"]:<62} {r.get("gflops") or 0:>10.0f} '
+              f'{r.get("vs_clblast") or 0:>6.2f}x {r["status"]} {r.get("error")} {r.get("backend", "")}')
+except Exception as ex:
+    print(sys.argv[1], "FAILED", ex)
+PY
+    done
+done
+echo "== cuBLAS (PyTorch) in the same command"
+for m in --f16 --bf16; do timeout 120 python3 bench/cublas_anchor.py $m 4096 8192; done 2>&1 \
+    | grep -v Warning | tee "$out/cublas.txt"
