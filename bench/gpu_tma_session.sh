@@ -16,18 +16,18 @@ c=/tmp/b/clgemm
 export CLGEMM_CACHE_DIR=$(mktemp -d /tmp/tma-cache.XXXX)
 echo "== $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
 echo "== the TMA primitive"
-CLGEMM_TEST_DEVICE=nvidia timeout 120 /tmp/b/tests/test_tma 2>&1 | tail -30
+CLGEMM_TEST_DEVICE=nvidia timeout 120 stdbuf -oL -eL /tmp/b/tests/test_tma 2>&1 | head -60
 echo "== correctness on the GPU: wgmma_tma (emulation-free), and tensor_core's 16-bit cases"
 CLGEMM_TEST_DEVICE=nvidia timeout 300 /tmp/b/tests/test_correctness wgmma_tma tensor_core 2>&1 \
     | grep -v "^ok" | tail -8
-V=${TMA_VARIANTS:-"wgmma_tma:BM=64,BN=256,WGN=256,BK=16,STAGES=4,THREADS=160
-wgmma_tma:BM=64,BN=256,WGN=256,BK=16,STAGES=4,THREADS=160,GM=16
-wgmma_tma:BM=64,BN=256,WGN=256,BK=16,STAGES=4,THREADS=160,GM=1
-wgmma_tma:BM=64,BN=256,WGN=256,BK=32,STAGES=2,THREADS=160
-wgmma_tma:BM=128,BN=256,WGN=256,BK=16,STAGES=3
-wgmma_tma:BM=128,BN=256,WGN=128,BK=16,STAGES=3
-wgmma_tma:BM=128,BN=192,WGN=64,BK=16,STAGES=4
-wgmma_tma:BK=32,STAGES=2"}
+# Besides tensor_core (which runs wgmma_tma's defaults on sm_90), wgmma and wgmma_tma: the
+# default's neighbours (band height, slots) and two consumers on wider tiles.
+V=${TMA_VARIANTS:-"wgmma_tma:GM=8
+wgmma_tma:GM=32
+wgmma_tma:STAGES=3
+wgmma_tma:GM=1
+wgmma_tma:BM=128,BN=192,WGN=64,BK=16,STAGES=4,THREADS=288
+wgmma_tma:BM=128,BN=256,WGN=256,BK=16,STAGES=3,THREADS=288"}
 echo "== registers"
 for v in $V; do
     echo "$v: $(CLGEMM_BUILD_OPTIONS=-cl-nv-verbose CLGEMM_SHOW_BUILD_LOG=1 CLGEMM_NO_CACHE=1 \
@@ -37,7 +37,7 @@ done
 echo "== speed: one process per size and type, all variants + CLBlast"
 for n in 4096 8192; do
     for dt in f16 bf16; do
-        args=(--algo wgmma)
+        args=(--algo tensor_core --algo wgmma --algo wgmma_tma)
         for v in $V; do args+=(--algo "$v"); done
         timeout 280 $c --device nvidia --size $n --dtype $dt "${args[@]}" --format json --quiet \
             > "$out/${dt}_$n.json" 2> "$out/err_${dt}_$n.txt"

@@ -56,16 +56,16 @@
  * by column keeps the resident groups on GM rows of A and a few columns of B.
  */
 #ifndef BM
-#define BM 128
+#define BM 64
 #endif
 #ifndef BN
-#define BN 128
+#define BN 256
 #endif
 #ifndef BK
 #define BK 16
 #endif
 #ifndef WGN
-#define WGN 128
+#define WGN 256
 #endif
 #ifndef STAGES
 #define STAGES 4
@@ -74,7 +74,7 @@
 #define BF16 0
 #endif
 #ifndef GM
-#define GM 8
+#define GM 16
 #endif
 #ifndef THREADS
 #define THREADS (BM / 64 * 128 + 32)

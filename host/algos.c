@@ -35,7 +35,7 @@ static const algo_def registry[] = {
       "09_wgmma.cl", "gemm_wgmma", false, true },
     /* 16-bit inputs only (--dtype f16/bf16): backend.c's kernels16 has its defaults. */
     { { "wgmma_tma", "Hopper: TMA copies and mbarriers feed wgmma, one producer warp (16-bit)",
-        "BM=128 BN=128 BK=16 WGN=128 STAGES=4 THREADS=288 TMA=1 TM=1 TN=1", 8, "f16" },
+        "BM=64 BN=256 BK=16 WGN=256 STAGES=4 THREADS=160 GM=16 TMA=1 TM=1 TN=1", 8, "f16" },
       "10_wgmma_tma.cl", "gemm_wgmma_tma", false, true },
 };
 

@@ -11,17 +11,20 @@
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
-/* tensor_core with 16-bit data on Hopper (compute capability 9.x) runs the swizzled wgmma
- * kernel, measured faster there than its own mma.sync kernel (H100, 2026-11-22, 4096^3 and
- * 8192^3: f16 305 / 321 against 262 / 257 TFLOP/s, bf16 likewise).  Only with its default
- * parameters: explicit ones describe the mma.sync kernel, which then runs.  Where the wgmma
- * build is refused (no sm_90a post-pass), the mma.sync kernel runs.  For TF32 data mma.sync
- * is the faster of the two (133 against 95), so nothing changes there. */
+/* tensor_core with 16-bit data on Hopper (compute capability 9.x) runs step 10's wgmma_tma
+ * kernel, else step 9's wgmma, else its own mma.sync kernel: the order measured on the H100
+ * (2026-11-22, 4096^3 / 8192^3, f16: 427 / 480, 306 / 320 and 262 / 257 TFLOP/s; bf16
+ * likewise).  Only with its default parameters: explicit ones describe the mma.sync kernel,
+ * which then runs.  A refused build (no sm_90a post-pass, no libcuda for the tensor maps)
+ * falls to the next.  For TF32 data mma.sync is the fastest (133 against wgmma's 95), so
+ * nothing changes there. */
+static const char *const hopper_16bit_order[] = { "wgmma_tma", "wgmma" };
+
 static bool prefers_wgmma(const device_info *dev, const algo_def *algo, int dtype,
                           const char *overrides)
 {
     return dtype != 0 && dev->nv_cc_major == 9 && strcmp(algo->desc.name, "tensor_core") == 0 &&
-           (!overrides || !*overrides) && algo_find("wgmma") != NULL;
+           (!overrides || !*overrides);
 }
 
 static plan_status plan_create(gemm_plan *plan, cl_context ctx, const device_info *dev,
@@ -33,16 +36,19 @@ plan_status gemm_plan_create(gemm_plan *plan, cl_context ctx, const device_info 
                              char **log, errbuf *e)
 {
     if (prefers_wgmma(dev, algo, dtype, overrides)) {
-        errbuf ignored = { "" };
-        char *wlog = NULL;
-        if (plan_create(plan, ctx, dev, algo_find("wgmma"), dtype, NULL, &wlog, &ignored) ==
-            PLAN_OK) {
-            plan->algo = algo; /* reported as tensor_core; backend and params say what ran */
-            *log = NULL;
+        for (size_t i = 0; i < sizeof hopper_16bit_order / sizeof hopper_16bit_order[0]; i++) {
+            const algo_def *hopper = algo_find(hopper_16bit_order[i]);
+            errbuf ignored = { "" };
+            char *wlog = NULL;
+            if (hopper &&
+                plan_create(plan, ctx, dev, hopper, dtype, NULL, &wlog, &ignored) == PLAN_OK) {
+                plan->algo = algo; /* reported as tensor_core; backend and params say what ran */
+                *log = NULL;
+                free(wlog);
+                return PLAN_OK;
+            }
             free(wlog);
-            return PLAN_OK;
         }
-        free(wlog);
     }
     return plan_create(plan, ctx, dev, algo, dtype, overrides, log, e);
 }

@@ -116,10 +116,12 @@ int main(int argc, char **argv)
     static const char *const variants16[] = {
         "tensor_core", "tensor_core:BM=64,BN=64,BK=64,WM=32,WN=32,TM=8,TN=4",
         "wgmma", "wgmma:BM=128,TM=16,BN=128,WGN=128,TN=4,BK=32,STAGES=2,WAIT=0",
-        /* wgmma_tma (cl/10_wgmma_tma.cl): its defaults (two consumers, BK 16, four slots),
-         * one consumer with three B panels and three wgmmas per k step at BK 32, and BK 64
-         * (A swizzled at 128 bytes). */
-        "wgmma_tma", "wgmma_tma:BM=64,BN=192,WGN=64,BK=32,STAGES=2,THREADS=160",
+        /* wgmma_tma (cl/10_wgmma_tma.cl): its defaults (one consumer on 64 x 256, BK 16,
+         * four slots, bands of 16), two consumers on 128 x 128, one consumer with three B
+         * panels and three wgmmas per k step at BK 32, and BK 64 (A swizzled at 128 bytes)
+         * in bands of 3. */
+        "wgmma_tma", "wgmma_tma:BM=128,BN=128,WGN=128,BK=16,STAGES=4,THREADS=288,GM=8",
+        "wgmma_tma:BM=64,BN=192,WGN=64,BK=32,STAGES=2,THREADS=160",
         "wgmma_tma:BM=64,BN=64,WGN=64,BK=64,STAGES=2,THREADS=160,GM=3",
     };
     for (int dt = 0; dt < 2; dt++)
