@@ -194,7 +194,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
     const int across = get_num_groups(0), down = get_num_groups(1);
     const int lin = get_group_id(1) * across + get_group_id(0);
     const int band = lin / (GM * across), first = band * GM;
-    const int band_rows = min(GM, down - first), in_band = lin - first * across;
+    const int band_rows = down - first < GM ? down - first : GM, in_band = lin - first * across;
     const int row0 = (first + in_band % band_rows) * BM, col0 = (in_band / band_rows) * BN;
 #else
     const int row0 = get_group_id(1) * BM, col0 = get_group_id(0) * BN;

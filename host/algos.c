@@ -33,10 +33,11 @@ static const algo_def registry[] = {
     { { "wgmma", "Hopper warpgroup MMA: wgmma TF32 on operands in local memory (sm_90a)",
         "BM=64 BN=256 BK=8 WGN=256 STAGES=4 WAIT=1 ROUND=1 TM=8 TN=16", 4, "tf32" },
       "09_wgmma.cl", "gemm_wgmma", false, true },
-    /* 16-bit inputs only (--dtype f16/bf16): backend.c's kernels16 has its defaults. */
-    { { "wgmma_tma", "Hopper: TMA copies and mbarriers feed wgmma, one producer warp (16-bit)",
-        "BM=64 BN=256 BK=16 WGN=256 STAGES=4 THREADS=160 GM=16 TMA=1 TM=1 TN=1", 8, "f16" },
-      "10_wgmma_tma.cl", "gemm_wgmma_tma", false, true },
+    /* fp32 data: TF32 as C^T = B^T A^T (B^T from registers); 16-bit data: backend.c's
+     * kernels16 row (10_wgmma_tma.cl). */
+    { { "wgmma_tma", "Hopper: TMA copies and mbarriers feed wgmma, one producer warp",
+        "BM=256 BN=64 BK=8 STAGES=4 THREADS=160 GM=16 TMA=1 TM=1 TN=1", 4, "tf32" },
+      "10_wgmma_tma_tf32.cl", "gemm_wgmma_tma_tf32", false, true },
 };
 
 const algo_def *algos_all(size_t *count)

@@ -11,6 +11,7 @@
 #define AMD_FILE "tensor_core_amd.cl"
 #define WGMMA_FILE "09_wgmma.cl"
 #define TMA_FILE "10_wgmma_tma.cl"
+#define TMA_TF32_FILE "10_wgmma_tma_tf32.cl"
 
 static bool emulation_requested(void)
 {
@@ -72,9 +73,18 @@ int backend_choose(const device_info *dev, const algo_def *algo, bool split, bac
         return 0;
     if (strcmp(algo->file, WGMMA_FILE) == 0)
         return choose_wgmma(dev, out, e);
-    if (strcmp(algo->file, TMA_FILE) == 0) {
-        err_set(e, "has a kernel for 16-bit inputs only so far (--dtype f16 or bf16)");
-        return -1;
+    if (strcmp(algo->file, TMA_TF32_FILE) == 0) {
+        if (choose_wgmma(dev, out, e) != 0)
+            return -1;
+        /* The real copies need tensor maps, which only libcuda encodes. */
+        if (dev->nv_cc_major == 9 && !tensor_map_available(e))
+            return -1;
+        if (split) {
+            err_set(e, "tf32x3 has no wgmma_tma kernel yet");
+            return -1;
+        }
+        out->name = dev->nv_cc_major == 9 ? "nvidia wgmma+tma (sm_90a)" : "emulated wgmma+tma";
+        return 0;
     }
     if (dev->nv_cc_major >= 8) {
         out->name = "nvidia mma.sync";

@@ -193,10 +193,11 @@ void gemm_plan_release(gemm_plan *plan)
     plan->program = NULL;
 }
 
-/* The tensor maps of A (M x K, boxes of BM x BK, swizzled at 2 BK bytes) and B (K x N,
- * boxes of BK x 64, swizzled at 128 bytes) for cl/10_wgmma_tma.cl, in a new buffer that the
- * queue keeps alive until the kernels have run; their addresses are placeholders that
- * set_maps replaces on the device.  The emulation reads A and B directly and gets zeros. */
+/* The tensor maps of A (M x K, boxes of BM x BK, swizzled at BK values' bytes) and B (K x N,
+ * boxes of BK rows x 128 bytes, swizzled at 128) for cl/10_wgmma_tma*.cl, in a new buffer
+ * that the queue keeps alive until the kernels have run; their addresses are placeholders
+ * that set_maps replaces on the device.  The emulation reads A and B directly and gets
+ * zeros. */
 static cl_mem tma_maps(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
                        gemm_operand A, gemm_operand B, errbuf *e)
 {
@@ -204,10 +205,11 @@ static cl_mem tma_maps(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
     memset(maps, 0, sizeof maps);
     bool real = !plan->tma_emulated && s.K > 0;
     if (real) {
-        const tensor_map_shape a = { 2, (uint64_t)s.M, (uint64_t)s.K, (uint64_t)A.ld,
-                                     (uint32_t)plan->bm, (uint32_t)plan->bk, 2 * plan->bk };
-        const tensor_map_shape b = { 2, (uint64_t)s.K, (uint64_t)s.N, (uint64_t)B.ld,
-                                     (uint32_t)plan->bk, 64, 128 };
+        const int elem = plan->dtype != 0 ? 2 : 4;
+        const tensor_map_shape a = { elem, (uint64_t)s.M, (uint64_t)s.K, (uint64_t)A.ld,
+                                     (uint32_t)plan->bm, (uint32_t)plan->bk, elem * plan->bk };
+        const tensor_map_shape b = { elem, (uint64_t)s.K, (uint64_t)s.N, (uint64_t)B.ld,
+                                     (uint32_t)plan->bk, (uint32_t)(128 / elem), 128 };
         if (tensor_map_encode(&maps[0], TENSOR_MAP_PLACEHOLDER_ADDRESS, &a, e) != 0 ||
             tensor_map_encode(&maps[1], TENSOR_MAP_PLACEHOLDER_ADDRESS, &b, e) != 0)
             return NULL;

@@ -58,13 +58,31 @@ int main(int argc, char **argv)
         fprintf(stderr, "test_correctness: %s\n", e.msg);
         return 1;
     }
+    /* Tile shapes beyond the registry defaults, run when their algorithm is asked for:
+     * wgmma_tma's TF32 kernel with two consumers and BK 16 (A swizzled at 64 bytes) in bands
+     * of 3, and BK 32 (128 bytes) on 64 x 64. */
+    static const char *const variants32[] = {
+        "wgmma_tma:BM=128,BN=128,BK=16,STAGES=2,THREADS=288,GM=3",
+        "wgmma_tma:BM=64,BN=64,BK=32,STAGES=2,THREADS=160",
+    };
+    for (size_t v = 0; v < sizeof variants32 / sizeof variants32[0] && nalgos < 64; v++) {
+        size_t base = strcspn(variants32[v], ":");
+        bool wanted = false;
+        for (size_t a = 0; a < nalgos; a++)
+            wanted = wanted || (strlen(algos[a]) == base && strncmp(algos[a], variants32[v], base) == 0);
+        if (wanted)
+            algos[nalgos++] = variants32[v];
+    }
     int cases = 0, failed = 0;
     for (size_t a = 0; a < nalgos; a++)
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
             for (int tight = 0; tight <= 1; tight++) {
                 /* A registry row whose precision is 16-bit has no fp32 kernel (wgmma_tma):
                  * it is tested below, with 16-bit data. */
-                const clgemm_algorithm_desc *row_desc = clgemm_find_algorithm(algos[a]);
+                char base_name[64];
+                snprintf(base_name, sizeof base_name, "%.*s", (int)strcspn(algos[a], ":"),
+                         algos[a]);
+                const clgemm_algorithm_desc *row_desc = clgemm_find_algorithm(base_name);
                 if (row_desc && (strcmp(row_desc->precision, "f16") == 0 ||
                                  strcmp(row_desc->precision, "bf16") == 0))
                     continue;
@@ -76,7 +94,7 @@ int main(int argc, char **argv)
                 req.warmup = 0;
                 req.check = CHECK_FULL;
                 req.seed = 1000 + i;
-                const clgemm_algorithm_desc *desc = clgemm_find_algorithm(algos[a]);
+                const clgemm_algorithm_desc *desc = clgemm_find_algorithm(base_name);
                 int vec = desc ? desc->ld_multiple : 1;
                 req.ld_multiple = tight ? vec : 32;
                 req.offset = tight ? (vec > 1 ? vec : 3) : 0;

@@ -18,6 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 cat > "$tmp/prelude.h" <<'PRE'
 #define get_local_id(d) ((d) == 0 ? __nvvm_read_ptx_sreg_tid_x() : __nvvm_read_ptx_sreg_tid_y())
 #define get_group_id(d) ((d) == 0 ? __nvvm_read_ptx_sreg_ctaid_x() : __nvvm_read_ptx_sreg_ctaid_y())
+#define get_num_groups(d) ((d) == 0 ? __nvvm_read_ptx_sreg_nctaid_x() : __nvvm_read_ptx_sreg_nctaid_y())
 #define barrier(f) __syncthreads()
 PRE
 expand() {  # the host's #include "x.h" expansion, for one file of cl/
@@ -55,12 +56,14 @@ for params in "" "-DWAIT=0" "-DBK=16 -DSTAGES=2 -DWAIT=0" \
         "-DSWZ=64 -DBM=128 -DTM=16 -DBN=128 -DWGN=128 -DTN=4 -DBK=16 -DSTAGES=2 -DWAIT=0" \
         "-DSWZ=128 -DBN=64 -DWGN=64 -DTN=4 -DBK=32 -DSTAGES=2 -DWAIT=0" \
         "tma:-DBF16=0" "tma:-DBF16=1 -DBK=32 -DSTAGES=2" "tma:-DBF16=0 -DBK=64 -DBM=64 -DBN=64 -DWGN=64 -DSTAGES=2" \
-        "tma:-DBF16=0 -DBM=64 -DBN=256 -DWGN=256 -DBK=16 -DSTAGES=4"; do
+        "tma:-DBF16=0 -DBM=64 -DBN=256 -DWGN=256 -DBK=16 -DSTAGES=4" \
+        "tma32:" "tma32:-DBM=128 -DBN=128 -DBK=16 -DSTAGES=2" "tma32:-DBM=64 -DBK=32 -DSTAGES=2"; do
     # "f16:" entries are cl/09_wgmma_f16.cl (m64nNk16 on 16-bit operands), the others 09_wgmma.cl.
     file=09_wgmma.cl
     # "tma:" entries are cl/10_wgmma_tma.cl (TMA copies, mbarriers, producer warp).
     case $params in f16:*) file=09_wgmma_f16.cl params=${params#f16:} ;;
-                    tma:*) file=10_wgmma_tma.cl params=${params#tma:} ;; esac
+                    tma:*) file=10_wgmma_tma.cl params=${params#tma:} ;;
+                    tma32:*) file=10_wgmma_tma_tf32.cl params=${params#tma32:} ;; esac
     { cat "$tmp/prelude.h"; expand $file; } > "$tmp/k.cl"
     # "inline" as static inline: clang may keep a plain C99 inline function out of line,
     # without a definition to link.  asm: clang's OpenCL mode spells it __asm__.
@@ -77,7 +80,7 @@ for params in "" "-DWAIT=0" "-DBK=16 -DSTAGES=2 -DWAIT=0" \
         { echo "FAIL [$params] post-pass:"; cat "$tmp/err"; fail=1; continue; }
     grep -q "^[[:space:]]*wgmma.mma_async.sync.aligned.m64n" "$tmp/sm90a.ptx" ||
         { echo "FAIL [$params] no wgmma instruction after the post-pass"; fail=1; continue; }
-    if [ $file != 09_wgmma.cl ]; then   # the 16-bit form, its type, B read N-major
+    if [ $file = 09_wgmma_f16.cl ] || [ $file = 10_wgmma_tma.cl ]; then   # the 16-bit form, its type, B read N-major
         case $params in *-DBF16=1*) ty=bf16 ;; *) ty=f16 ;; esac
         grep -qE "^[[:space:]]*wgmma.mma_async.sync.aligned.m64n[0-9]+k16.f32.$ty.$ty .*, p, 1, 1, 0, 1;" \
             "$tmp/sm90a.ptx" ||

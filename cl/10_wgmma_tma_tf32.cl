@@ -1,0 +1,314 @@
+#include "common.h"
+#include "wgmma.h"
+#include "tma.h"
+
+/* Step 10 for fp32 data: TF32 wgmma fed by TMA copies (read 10_wgmma_tma.cl first: the
+ * producer warp, the mbarrier ring and the tensor maps are the same).
+ *
+ * What stood in the way: TF32 wgmma reads both operands from local memory only K-major, and
+ * B (K x N, row-major) is N-major.  Step 9 transposed it with 4-byte copies, which capped
+ * that kernel at 95 TFLOP/s; a TMA copy cannot transpose at all.
+ *
+ * What changes: compute C^T = B^T A^T instead.  wgmma's first operand may come from
+ * registers, in any order the work-items like, so B^T goes there: each work-item loads its
+ * fragment of B^T (mma.sync's m16n8k8 layout, four values per k8 step) from B as the TMA
+ * landed it, and rounds it to tf32 on the way (cvt.rna: no rounding pass).  The second
+ * operand, A^T, is K-major exactly as A lies in memory: the TMA box of A is read by a
+ * descriptor, as in step 9.  The tensor core truncates that operand to tf32 (no rounding of
+ * A), which stays well inside tf32's error bound.
+ *
+ * So one wgmma m64nNk8 makes 64 columns of C (its M) by N = BM rows of C, and a consumer
+ * warpgroup owns a BM x 64 block; the D fragment is C^T's, so each work-item stores single
+ * values of four rows of C per eight rows.
+ *
+ * Local layout: A's box is BM rows x BK values (rows of 4 BK bytes, swizzled at 4 BK bytes:
+ * BK = 8, 16 or 32 for the 32-, 64- and 128-byte swizzles); B's boxes are BK k-rows x 32
+ * values (128 bytes, 128-byte swizzle), one panel per 32 columns.  Fragment loads from B see
+ * the swizzle spread the four k rows a warp reads over different banks.
+ *
+ * The fragment registers are read by the tensor core after the wgmma is issued, so the next
+ * slice's fragments go to a second set (the loop is unrolled by two): the set of slice i is
+ * rewritten only after the wait that follows slice i + 1's issue.
+ *
+ * Emulation (CLGEMM_EMULATE_WGMMA): copies as in 10_wgmma_tma.cl; each work-item puts its
+ * fragment where the layout above says it belongs in a local scratch array, and the
+ * emulated wgmma reads the first operand from there and the second through its descriptor.
+ *
+ * Parameters (-D):
+ *   BM       rows of C per block = the wgmma's N: 64, 128 or 256
+ *   BN       columns of C per block: 64 per consumer warpgroup (64 or 128)
+ *   BK       the K slice: 8, 16 or 32
+ *   STAGES   K slices resident in local memory (2 .. 8)
+ *   THREADS  128 per consumer warpgroup + 32 (the producer warp)
+ *   GM       bands of GM block rows, as in 10_wgmma_tma.cl
+ */
+#ifndef BM
+#define BM 256
+#endif
+#ifndef BN
+#define BN 64
+#endif
+#ifndef BK
+#define BK 8
+#endif
+#ifndef STAGES
+#define STAGES 4
+#endif
+#ifndef GM
+#define GM 16
+#endif
+#ifndef THREADS
+#define THREADS (BN / 64 * 128 + 32)
+#endif
+
+#define CONSUMERS (BN / 64)
+#define SWZA (4 * BK)                      /* bytes per row of A's box = its swizzle */
+#define A_BYTES (BM * BK * 4)
+#define B_PANEL (BK * 128)                 /* one box of B: BK rows x 32 values */
+#define B_BYTES (BN / 32 * B_PANEL)
+#define STAGE_BYTES (A_BYTES + B_BYTES)
+#define KSTEPS (BK / 8)
+
+#if BM != 64 && BM != 128 && BM != 256
+#error "gemm_wgmma_tma_tf32: BM must be 64, 128 or 256"
+#endif
+#if BN != 64 && BN != 128
+#error "gemm_wgmma_tma_tf32: BN must be 64 or 128 (one or two consumer warpgroups)"
+#endif
+#if BK != 8 && BK != 16 && BK != 32
+#error "gemm_wgmma_tma_tf32: BK must be 8, 16 or 32"
+#endif
+#if THREADS != CONSUMERS * WGMMA_THREADS + 32
+#error "gemm_wgmma_tma_tf32: THREADS must be 128 * BN / 64 + 32"
+#endif
+#if STAGES < 2 || STAGES > 8
+#error "gemm_wgmma_tma_tf32: STAGES must be 2 .. 8"
+#endif
+#if STAGES * STAGE_BYTES + 16 * STAGES > 49136
+#error "gemm_wgmma_tma_tf32: STAGES slices of A and B exceed the 48 KiB of local memory"
+#endif
+
+/* fp32 to tf32, to nearest with ties away from zero (what cvt.rna does). */
+#if CLGEMM_EMULATE_WGMMA
+inline uint tf32_rna(const float x)
+{
+    const uint u = as_uint(x);
+    return (u & 0x7f800000u) == 0x7f800000u ? u : (u + 0x1000u) & 0xffffe000u;
+}
+#else
+inline uint tf32_rna(const float x)
+{
+    uint r;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+    return r;
+}
+#endif
+
+/* Byte offset of B's element (k, n) in a stage's B region. */
+inline uint tf32_b_at(const int k, const int n)
+{
+    return (uint)((n >> 5) * B_PANEL) + wgmma_swz((uint)(k * 128 + (n & 31) * 4), 128u);
+}
+
+#if CLGEMM_EMULATE_TMA
+/* One TMA box of 4-byte values, shared out over the work-group (see 10_wgmma_tma.cl). */
+inline void tma_emu_load_2d_f32(__local uchar *arena, const uint dst, __global const float *m,
+                                const int ld, const int rows, const int cols, const int x,
+                                const int y, const int box_rows, const int box_cols,
+                                const uint swz, const int id, const int nthreads)
+{
+    for (int i = id; i < box_rows * box_cols; i += nthreads) {
+        const int r = i / box_cols, c = i % box_cols;
+        const bool in = y + r < rows && x + c < cols;
+        const uint logical = dst + (uint)(r * box_cols + c) * 4u;
+        *(__local float *)(arena + wgmma_swz(logical, swz)) =
+            in ? m[(size_t)(y + r) * ld + x + c] : 0.0f;
+    }
+}
+#endif
+
+/* One work-item: put the buffers' addresses into the host-encoded maps (as 10_wgmma_tma.cl). */
+__kernel void wgmma_tma_set_maps(__global uchar *maps, __global const float *A, const int offA,
+                                 __global const float *B, const int offB)
+{
+#if !CLGEMM_EMULATE_TMA
+    TMA_MAP_SET_ADDRESS(maps, (ulong)(A + offA));
+    TMA_MAP_SET_ADDRESS(maps + 128, (ulong)(B + offB));
+    TMA_MAP_RELEASE();
+#endif
+}
+
+/* The four tf32 values of this work-item's B^T fragment for the k8 step at kk of the slice
+ * whose B region starts at byte bregion of the arena. */
+#define TF32_FRAGMENT(f, bregion, kk)                                                     \
+    do {                                                                                  \
+        __local const uchar *const b_ = wgmma_arena_w_ + (bregion);                       \
+        (f)[0] = tf32_rna(*(__local const float *)(b_ + tf32_b_at((kk) + t, n0)));        \
+        (f)[1] = tf32_rna(*(__local const float *)(b_ + tf32_b_at((kk) + t, n0 + 8)));    \
+        (f)[2] = tf32_rna(*(__local const float *)(b_ + tf32_b_at((kk) + t + 4, n0)));    \
+        (f)[3] = tf32_rna(*(__local const float *)(b_ + tf32_b_at((kk) + t + 4, n0 + 8))); \
+    } while (0)
+
+/* The descriptor of A^T (K-major, swizzled at SWZA) for the k8 step at kk of the slice at
+ * byte address base. */
+#define TF32_DESC_A(base, kk) wgmma_desc_swz((base) + (uint)((kk) * 4), 16u, 8u * SWZA, SWZA)
+
+__kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
+void gemm_wgmma_tma_tf32(const int M, const int N, const int K, const float alpha,
+                         __global const float *restrict A, const int offA, const int lda,
+                         __global const float *restrict B, const int offB, const int ldb,
+                         const float beta,
+                         __global float *restrict C, const int offC, const int ldc,
+                         __global const uchar *restrict maps)
+{
+    __local float4 arena4[STAGES * STAGE_BYTES / 16] __attribute__((aligned(1024)));
+    __local ulong bars[2 * STAGES]; /* full[s], then empty[s] */
+
+    const int tid = get_local_id(0);
+    WGMMA_SETUP(arena4, tid);
+    const int wg = tid / WGMMA_THREADS; /* CONSUMERS: the producer warp */
+    const int warp = (tid / 32) % 4, g = (tid % 32) >> 2, t = tid & 3;
+    const int n0 = wg * 64 + warp * 16 + g; /* this work-item's first column of the block */
+#if GM > 1
+    const int across = get_num_groups(0), down = get_num_groups(1);
+    const int lin = get_group_id(1) * across + get_group_id(0);
+    const int band = lin / (GM * across), first = band * GM;
+    const int band_rows = down - first < GM ? down - first : GM, in_band = lin - first * across;
+    const int row0 = (first + in_band % band_rows) * BM, col0 = (in_band / band_rows) * BN;
+#else
+    const int row0 = get_group_id(1) * BM, col0 = get_group_id(0) * BN;
+#endif
+    const int slices = (K + BK - 1) / BK;
+
+    float acc[BM / 2];
+#pragma unroll
+    for (int q = 0; q < BM / 2; ++q)
+        acc[q] = 0.0f;
+
+#if !CLGEMM_EMULATE_TMA
+    const uint full0 = TMA_LOCAL_ADDR(bars), empty0 = full0 + 8u * STAGES;
+    if (tid == 0) {
+        for (int s = 0; s < STAGES; ++s) {
+            TMA_BAR_INIT(full0 + 8u * s, 1);
+            TMA_BAR_INIT(empty0 + 8u * s, CONSUMERS * 4);
+        }
+        TMA_BAR_INIT_FENCE();
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    if (wg == CONSUMERS) { /* the producer, as in 10_wgmma_tma.cl */
+        if (tid == CONSUMERS * WGMMA_THREADS) {
+            TMA_MAP_ACQUIRE(maps);
+            TMA_MAP_ACQUIRE(maps + 128);
+            for (int i = 0; i < slices; ++i) {
+                const int s = i % STAGES;
+                if (i >= STAGES)
+                    TMA_WAIT(empty0 + 8u * s, (uint)((i / STAGES - 1) & 1));
+                const uint full = full0 + 8u * s;
+                const uint dst = wgmma_base_ + (uint)(s * STAGE_BYTES);
+                TMA_EXPECT(full, STAGE_BYTES);
+                TMA_LOAD_2D(dst, maps, i * BK, row0, full);
+#pragma unroll
+                for (int q = 0; q < BN / 32; ++q)
+                    TMA_LOAD_2D(dst + (uint)(A_BYTES + q * B_PANEL), maps + 128, col0 + 32 * q,
+                                i * BK, full);
+            }
+        }
+        return;
+    }
+
+    const int lane = tid % 32;
+    uint fa[KSTEPS][4], fb[KSTEPS][4]; /* fragments of even and of odd slices */
+    /* One slice: wait for its bytes, load its fragments into set f, issue its wgmmas,
+     * then free the previous slice's slot once that slice's wgmmas are done. */
+#define TF32_SLICE(i, f)                                                                   \
+    do {                                                                                   \
+        const int s_ = (i) % STAGES;                                                       \
+        TMA_WAIT(full0 + 8u * s_, (uint)(((i) / STAGES) & 1));                             \
+        _Pragma("unroll") for (int k_ = 0; k_ < KSTEPS; ++k_)                              \
+            TF32_FRAGMENT(f[k_], s_ * STAGE_BYTES + A_BYTES, 8 * k_);                      \
+        WGMMA_FENCE();                                                                     \
+        const uint base_ = wgmma_base_ + (uint)(s_ * STAGE_BYTES);                         \
+        _Pragma("unroll") for (int k_ = 0; k_ < KSTEPS; ++k_)                              \
+            WGMMA_M64K8_TF32_RA(BM, acc, f[k_], TF32_DESC_A(base_, 8 * k_));               \
+        WGMMA_COMMIT();                                                                    \
+        WGMMA_WAIT(1);                                                                     \
+        if ((i) > 0 && lane == 0)                                                          \
+            TMA_ARRIVE(empty0 + 8u * (uint)(((i) - 1) % STAGES));                          \
+    } while (0)
+    int i = 0;
+    for (; i + 1 < slices; i += 2) {
+        TF32_SLICE(i, fa);
+        TF32_SLICE(i + 1, fb);
+    }
+    if (i < slices)
+        TF32_SLICE(i, fa);
+    WGMMA_WAIT(0);
+#else
+    /* The first operand as the tensor core would see it, gathered from every work-item's
+     * fragment registers: scratch[wg][row][k]. */
+    __local float scratch[CONSUMERS * 64 * BK];
+    for (int i = 0; i < slices; ++i) {
+        const uint dst = (uint)((i % STAGES) * STAGE_BYTES);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        tma_emu_load_2d_f32(wgmma_arena_w_, dst, A + offA, lda, M, K, i * BK, row0, BM, BK,
+                            SWZA, tid, THREADS);
+        for (int q = 0; q < BN / 32; ++q)
+            tma_emu_load_2d_f32(wgmma_arena_w_, dst + (uint)(A_BYTES + q * B_PANEL), B + offB,
+                                ldb, K, N, col0 + 32 * q, i * BK, BK, 32, 128u, tid, THREADS);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (wg < CONSUMERS)
+            for (int k = 0; k < KSTEPS; ++k) {
+                uint f[4];
+                TF32_FRAGMENT(f, dst + A_BYTES, 8 * k);
+                __local float *const sc = scratch + (wg * 64 + warp * 16) * BK + 8 * k;
+                sc[g * BK + t] = as_float(f[0]);
+                sc[(g + 8) * BK + t] = as_float(f[1]);
+                sc[g * BK + t + 4] = as_float(f[2]);
+                sc[(g + 8) * BK + t + 4] = as_float(f[3]);
+            }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (wg < CONSUMERS)
+            for (int k = 0; k < KSTEPS; ++k) {
+                const ulong da = TF32_DESC_A(wgmma_base_ + dst, 8 * k);
+                __local const float *const sc = scratch + (wg * 64 + warp * 16) * BK + 8 * k;
+                for (int c = 0; c < BM / 8; ++c)
+                    for (int h = 0; h < 2; ++h) {
+                        const int col = 8 * c + 2 * t + h;
+                        float lo = acc[4 * c + h], hi = acc[4 * c + 2 + h];
+                        for (int kk = 0; kk < 8; ++kk) {
+                            const float b = wgmma_emu_operand(wgmma_arena_, da, col, kk);
+                            lo += sc[g * BK + kk] * b;
+                            hi += sc[(g + 8) * BK + kk] * b;
+                        }
+                        acc[4 * c + h] = lo;
+                        acc[4 * c + 2 + h] = hi;
+                    }
+            }
+    }
+    if (wg == CONSUMERS)
+        return;
+#endif
+#pragma unroll
+    for (int q = 0; q < BM / 2; ++q)
+        WGMMA_KEEP(acc[q]);
+
+    /* acc[4c + h] is C^T's (n0, 8c + 2t + h), acc[4c + 2 + h] its (n0 + 8, ...): column n0 or
+     * n0 + 8 of the block, rows 8c + 2t + h. */
+    C += offC + row0 * ldc + col0;
+    const int rows_left = M - row0, cols_left = N - col0;
+    const bool edge = rows_left < BM || cols_left < BN;
+#pragma unroll
+    for (int c = 0; c < BM / 8; ++c)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const int r = 8 * c + 2 * t + h;
+#pragma unroll
+            for (int j = 0; j < 2; ++j) {
+                const int col = n0 + 8 * j;
+                __global float *p = C + r * ldc + col;
+                if (!edge || (r < rows_left && col < cols_left))
+                    *p = gemm_epilogue(acc[4 * c + 2 * j + h], alpha, beta, p);
+            }
+        }
+}
