@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Step 10 measured: wgmma_tma variants next to step 9's wgmma and CLBlast (fp32 on the same
-# rounded data) in one clgemm process per size and 16-bit type, cuBLAS (PyTorch) in the same
+# rounded data) in one clgemm process per size and data type, cuBLAS (PyTorch) in the same
 # command.  Also the TMA primitive test and the correctness cases on the GPU first.
 #   usage (repo root, .gpu carried): bash bench/gpu_tma_session.sh
+#   TMA_DTYPES="f32" (default "f16 bf16"): the data types; f32 runs TF32 kernels, with
+#   cuBLAS TF32 as the anchor.  TMA_VARIANTS: the wgmma_tma variants, one per line.
 # Output: the terminal and $OUT (or ./bench-out): session.log, {f16,bf16}_{4096,8192}.json,
 # cublas.txt.
 set -uo pipefail
@@ -16,9 +18,12 @@ c=/tmp/b/clgemm
 export CLGEMM_CACHE_DIR=$(mktemp -d /tmp/tma-cache.XXXX)
 echo "== $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
 echo "== the TMA primitive"
-CLGEMM_TEST_DEVICE=nvidia timeout 120 stdbuf -oL -eL /tmp/b/tests/test_tma 2>&1 | head -60
+for only in host device; do
+    CLGEMM_TMA_TEST_ONLY=$only CLGEMM_TEST_DEVICE=nvidia timeout 120 stdbuf -oL -eL \
+        /tmp/b/tests/test_tma 2>&1 | head -40
+done
 echo "== correctness on the GPU: wgmma_tma (emulation-free), and tensor_core's 16-bit cases"
-CLGEMM_TEST_DEVICE=nvidia timeout 300 /tmp/b/tests/test_correctness wgmma_tma tensor_core 2>&1 \
+CLGEMM_TEST_DEVICE=nvidia timeout 400 /tmp/b/tests/test_correctness wgmma_tma tensor_core 2>&1 \
     | grep -v "^ok" | tail -8
 # Besides tensor_core (which runs wgmma_tma's defaults on sm_90), wgmma and wgmma_tma: the
 # default's neighbours (band height, slots) and two consumers on wider tiles.
@@ -28,15 +33,16 @@ wgmma_tma:STAGES=3
 wgmma_tma:GM=1
 wgmma_tma:BM=128,BN=192,WGN=64,BK=16,STAGES=4,THREADS=288
 wgmma_tma:BM=128,BN=256,WGN=256,BK=16,STAGES=3,THREADS=288"}
-echo "== registers"
+dts=${TMA_DTYPES:-f16 bf16}; first=${dts%% *}
+echo "== registers ($first)"
 for v in $V; do
     echo "$v: $(CLGEMM_BUILD_OPTIONS=-cl-nv-verbose CLGEMM_SHOW_BUILD_LOG=1 CLGEMM_NO_CACHE=1 \
-        timeout 60 $c --device nvidia --algo "$v" --dtype f16 --no-baseline --size 256 --iters 1 \
-        --warmup 0 2>&1 | grep -E "registers|spill" | tail -3 | tr -s ' \n' ' ')"
+        timeout 60 $c --device nvidia --algo "$v" --no-baseline --size 256 --iters 1 \
+        --warmup 0 --dtype "$first" 2>&1 | grep -E "registers|spill" | tail -3 | tr -s ' \n' ' ')"
 done
 echo "== speed: one process per size and type, all variants + CLBlast"
 for n in 4096 8192; do
-    for dt in f16 bf16; do
+    for dt in ${TMA_DTYPES:-f16 bf16}; do
         args=(--algo tensor_core --algo wgmma --algo wgmma_tma)
         for v in $V; do args+=(--algo "$v"); done
         timeout 280 $c --device nvidia --size $n --dtype $dt "${args[@]}" --format json --quiet \
@@ -54,5 +60,7 @@ PY
     done
 done
 echo "== cuBLAS (PyTorch) in the same command"
-for m in --f16 --bf16; do timeout 120 python3 bench/cublas_anchor.py $m 4096 8192; done 2>&1 \
+modes=""
+for dt in ${TMA_DTYPES:-f16 bf16}; do modes="$modes --${dt/f32/tf32}"; done
+for m in $modes; do timeout 120 python3 bench/cublas_anchor.py $m 4096 8192; done 2>&1 \
     | grep -v Warning | tee "$out/cublas.txt"
