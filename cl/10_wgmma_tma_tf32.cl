@@ -27,8 +27,9 @@
  * the swizzle spread the four k rows a warp reads over different banks.
  *
  * The fragment registers are read by the tensor core after the wgmma is issued, so the next
- * slice's fragments go to a second set (the loop is unrolled by two): the set of slice i is
- * rewritten only after the wait that follows slice i + 1's issue.
+ * slice's fragments go to a second set (the loop is unrolled by two), loaded while this
+ * slice's wgmmas run: the set of slice i is rewritten only after the wait that follows slice
+ * i + 1's issue, which is when slice i's wgmmas are known to be done.
  *
  * Emulation (CLGEMM_EMULATE_WGMMA): copies as in 10_wgmma_tma.cl; each work-item puts its
  * fragment where the layout above says it belongs in a local scratch array, and the
@@ -219,16 +220,20 @@ void gemm_wgmma_tma_tf32(const int M, const int N, const int K, const float alph
 
     const int lane = tid % 32;
     uint fa[KSTEPS][4], fb[KSTEPS][4]; /* fragments of even and of odd slices */
-    /* One slice: wait for its bytes, load its fragments into set f, issue its wgmmas,
-     * then free the previous slice's slot once that slice's wgmmas are done. */
-#define TF32_SLICE(i, f)                                                                   \
+    /* Wait for slice i's bytes and load its fragments into set f. */
+#define TF32_LOAD(i, f)                                                                    \
     do {                                                                                   \
         const int s_ = (i) % STAGES;                                                       \
         TMA_WAIT(full0 + 8u * s_, (uint)(((i) / STAGES) & 1));                             \
         _Pragma("unroll") for (int k_ = 0; k_ < KSTEPS; ++k_)                              \
             TF32_FRAGMENT(f[k_], s_ * STAGE_BYTES + A_BYTES, 8 * k_);                      \
+    } while (0)
+    /* Issue slice i's wgmmas on set f; wait until only they run, which frees the previous
+     * slice's slot (and its fragment set, for the load that follows). */
+#define TF32_ISSUE(i, f)                                                                   \
+    do {                                                                                   \
         WGMMA_FENCE();                                                                     \
-        const uint base_ = wgmma_base_ + (uint)(s_ * STAGE_BYTES);                         \
+        const uint base_ = wgmma_base_ + (uint)(((i) % STAGES) * STAGE_BYTES);             \
         _Pragma("unroll") for (int k_ = 0; k_ < KSTEPS; ++k_)                              \
             WGMMA_M64K8_TF32_RA(BM, acc, f[k_], TF32_DESC_A(base_, 8 * k_));               \
         WGMMA_COMMIT();                                                                    \
@@ -236,13 +241,19 @@ void gemm_wgmma_tma_tf32(const int M, const int N, const int K, const float alph
         if ((i) > 0 && lane == 0)                                                          \
             TMA_ARRIVE(empty0 + 8u * (uint)(((i) - 1) % STAGES));                          \
     } while (0)
+    /* The next slice's fragments load while this slice's wgmmas run. */
     int i = 0;
+    if (slices > 0)
+        TF32_LOAD(0, fa);
     for (; i + 1 < slices; i += 2) {
-        TF32_SLICE(i, fa);
-        TF32_SLICE(i + 1, fb);
+        TF32_ISSUE(i, fa);
+        TF32_LOAD(i + 1, fb);
+        TF32_ISSUE(i + 1, fb);
+        if (i + 2 < slices)
+            TF32_LOAD(i + 2, fa);
     }
     if (i < slices)
-        TF32_SLICE(i, fa);
+        TF32_ISSUE(i, fa);
     WGMMA_WAIT(0);
 #else
     /* The first operand as the tensor core would see it, gathered from every work-item's

@@ -199,7 +199,7 @@ int main(void)
     c.map = clCreateBuffer(c.ctx, CL_MEM_READ_WRITE, sizeof(tensor_map), NULL, &st);
     c.out = clCreateBuffer(c.ctx, CL_MEM_READ_WRITE, 32 * 64 * 2, NULL, &st);
 
-    static const int swizzles[] = { 0, 32, 64, 128 };
+    static const int swizzles[] = { 32, 64, 128, 0 };
     static const int corners[][2] = { { 0, 0 }, { 64, 32 }, { 160, 80 }, { 190, 90 } };
     for (size_t si = 0; si < 4; si++) {
         const int swz = swizzles[si], box_cols = swz ? swz / 2 : 64;
