@@ -44,16 +44,16 @@
  *   GM       bands of GM block rows, as in 10_wgmma_tma.cl
  */
 #ifndef BM
-#define BM 256
+#define BM 128
 #endif
 #ifndef BN
 #define BN 64
 #endif
 #ifndef BK
-#define BK 8
+#define BK 16
 #endif
 #ifndef STAGES
-#define STAGES 4
+#define STAGES 3
 #endif
 #ifndef GM
 #define GM 16

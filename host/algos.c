@@ -36,7 +36,7 @@ static const algo_def registry[] = {
     /* fp32 data: TF32 as C^T = B^T A^T (B^T from registers); 16-bit data: backend.c's
      * kernels16 row (10_wgmma_tma.cl). */
     { { "wgmma_tma", "Hopper: TMA copies and mbarriers feed wgmma, one producer warp",
-        "BM=256 BN=64 BK=8 STAGES=4 THREADS=160 GM=16 TMA=1 TM=1 TN=1", 4, "tf32" },
+        "BM=128 BN=64 BK=16 STAGES=3 THREADS=160 GM=16 TMA=1 TM=1 TN=1", 4, "tf32" },
       "10_wgmma_tma_tf32.cl", "gemm_wgmma_tma_tf32", false, true },
 };
 

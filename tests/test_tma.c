@@ -200,7 +200,11 @@ int main(void)
     c.out = clCreateBuffer(c.ctx, CL_MEM_READ_WRITE, 32 * 64 * 2, NULL, &st);
 
     static const int swizzles[] = { 32, 64, 128, 0 };
-    static const int corners[][2] = { { 0, 0 }, { 64, 32 }, { 160, 80 }, { 190, 90 } };
+    /* Box corners: inside, inside, across the bottom edge, across both edges.  A box's first
+     * column must lie on a 16-byte boundary of its row (our kernels start boxes at multiples
+     * of BK or 64 values): (190, 90), 380 bytes into the row, made the H100 fail the kernel
+     * (CL_OUT_OF_RESOURCES), so the corner case is (192, 90). */
+    static const int corners[][2] = { { 0, 0 }, { 64, 32 }, { 160, 80 }, { 192, 90 } };
     for (size_t si = 0; si < 4; si++) {
         const int swz = swizzles[si], box_cols = swz ? swz / 2 : 64;
         char *src = malloc(strlen(header) + sizeof kernel_text + 128);
