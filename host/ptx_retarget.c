@@ -1,6 +1,7 @@
 #include "ptx_retarget.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,5 +124,141 @@ char *ptx_retarget_sm90a(const char *ptx, size_t len, size_t *out_len, int *unco
         *out_len = w;
     if (uncommented)
         *uncommented = markers;
+    return out;
+}
+
+/* ---- cluster markers (see ptx_retarget.h) ---------------------------------------------- */
+
+/* The first non-blank character of [p, eol), or eol. */
+static const char *skip_blank(const char *p, const char *eol)
+{
+    while (p < eol && blank(*p))
+        p++;
+    return p;
+}
+
+static bool starts_word(const char *s, const char *eol, const char *word)
+{
+    size_t n = strlen(word);
+    return (size_t)(eol - s) >= n && memcmp(s, word, n) == 0 &&
+           ((size_t)(eol - s) == n || blank(s[n]) || s[n] == '(' || s[n] == '\r');
+}
+
+/* Whether the line declares a kernel: ".entry name(" or ".visible .entry name(". */
+static bool is_entry_line(const char *p, const char *eol)
+{
+    const char *s = skip_blank(p, eol);
+    if (starts_word(s, eol, ".visible"))
+        s = skip_blank(s + strlen(".visible"), eol);
+    return starts_word(s, eol, ".entry");
+}
+
+/* Parses "X, Y, Z" (commas and/or blanks between) after a cluster marker: 0, or -1. */
+static int parse_dims(const char *s, const char *eol, int dims[3])
+{
+    for (int i = 0; i < 3; i++) {
+        while (s < eol && (blank(*s) || (i > 0 && *s == ',')))
+            s++;
+        if (s == eol || *s < '1' || *s > '9')
+            return -1;
+        int v = 0;
+        while (s < eol && *s >= '0' && *s <= '9' && v <= 16)
+            v = v * 10 + (*s++ - '0');
+        dims[i] = v;
+    }
+    while (s < eol && (blank(*s) || *s == '\r'))
+        s++;
+    return s == eol && dims[0] * dims[1] * dims[2] <= 8 ? 0 : -1;
+}
+
+char *ptx_apply_cluster_markers(const char *ptx, size_t len, size_t *out_len, int *applied,
+                                errbuf *e)
+{
+    const char *nul = memchr(ptx, '\0', len);
+    const char *end = nul ? nul : ptx + len;
+    const size_t mlen = strlen(PTX_CLUSTER_MARKER);
+    /* Pass 1: each entry's dims, from its markers (entries counted from 0). */
+    int (*dims)[3] = NULL, entries = 0, in_body = 0;
+    long lineno = 1;
+    for (const char *p = ptx; p < end; lineno++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *eol = nl ? nl : end;
+        const char *s = skip_blank(p, eol);
+        if (is_entry_line(p, eol)) {
+            int (*grown)[3] = realloc(dims, sizeof *dims * (size_t)(entries + 1));
+            if (!grown) {
+                free(dims);
+                err_set(e, "out of host memory rewriting PTX");
+                return NULL;
+            }
+            dims = grown;
+            dims[entries][0] = 0;
+            entries++;
+            in_body = 0;
+        } else if (entries > 0 && !in_body && s < eol && *s == '{') {
+            in_body = 1;
+        } else if ((size_t)(eol - s) > mlen && memcmp(s, PTX_CLUSTER_MARKER, mlen) == 0 &&
+                   blank(s[mlen])) {
+            int d[3];
+            if (parse_dims(s + mlen, eol, d) != 0) {
+                err_set(e, "PTX line %ld: a cluster marker needs three positive sizes whose "
+                           "product is at most 8", lineno);
+                free(dims);
+                return NULL;
+            }
+            if (!in_body) {
+                err_set(e, "PTX line %ld: a cluster marker outside a kernel's body", lineno);
+                free(dims);
+                return NULL;
+            }
+            int *k = dims[entries - 1];
+            if (k[0] != 0 && (k[0] != d[0] || k[1] != d[1] || k[2] != d[2])) {
+                err_set(e, "PTX line %ld: a second cluster shape for one kernel", lineno);
+                free(dims);
+                return NULL;
+            }
+            memcpy(k, d, sizeof d);
+        }
+        p = nl ? nl + 1 : end;
+    }
+    int count = 0;
+    for (int i = 0; i < entries; i++)
+        count += dims[i][0] != 0;
+    /* Pass 2: the text, with the directive before each marked kernel's body. */
+    char *out = malloc((size_t)(end - ptx) + 1 + (size_t)count * 64);
+    if (!out) {
+        free(dims);
+        err_set(e, "out of host memory rewriting PTX");
+        return NULL;
+    }
+    size_t w = 0;
+    int k = -1;
+    bool awaiting = false;
+    for (const char *p = ptx; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *next = nl ? nl + 1 : end;
+        const char *eol = nl ? nl : end;
+        const char *s = skip_blank(p, eol);
+        if (is_entry_line(p, eol)) {
+            k++;
+            awaiting = true;
+        } else if (awaiting && s < eol && *s == '{') {
+            awaiting = false;
+            if (dims[k][0] != 0) {
+                bool crlf = eol > p && eol[-1] == '\r';
+                w += (size_t)sprintf(out + w, ".reqnctapercluster %d, %d, %d%s", dims[k][0],
+                                     dims[k][1], dims[k][2], crlf ? "\r\n" : "\n");
+            }
+        }
+        memcpy(out + w, p, (size_t)(next - p));
+        w += (size_t)(next - p);
+        p = next;
+    }
+    out[w] = '\0';
+    free(dims);
+    if (out_len)
+        *out_len = w;
+    if (applied)
+        *applied = count;
     return out;
 }
