@@ -23,7 +23,7 @@ for only in host device; do
         /tmp/b/tests/test_tma 2>&1 | head -40
 done
 echo "== correctness on the GPU: wgmma_tma (emulation-free), and tensor_core's 16-bit cases"
-CLGEMM_TEST_DEVICE=nvidia timeout 400 /tmp/b/tests/test_correctness wgmma_tma tensor_core 2>&1 \
+CLGEMM_TEST_DEVICE=nvidia timeout ${TMA_TEST_TIMEOUT:-400} /tmp/b/tests/test_correctness wgmma_tma tensor_core 2>&1 \
     | grep -v "^ok" | tail -8
 # Besides tensor_core (which runs wgmma_tma's defaults on sm_90), wgmma and wgmma_tma: the
 # default's neighbours (band height, slots) and two consumers on wider tiles.
@@ -45,7 +45,7 @@ for n in 4096 8192; do
     for dt in ${TMA_DTYPES:-f16 bf16}; do
         args=(--algo tensor_core --algo wgmma --algo wgmma_tma)
         for v in $V; do args+=(--algo "$v"); done
-        timeout 280 $c --device nvidia --size $n --dtype $dt "${args[@]}" --format json --quiet \
+        timeout ${TMA_TIMEOUT:-280} $c --device nvidia --size $n --dtype $dt "${args[@]}" --format json --quiet \
             > "$out/${dt}_$n.json" 2> "$out/err_${dt}_$n.txt"
         python3 - "$out/${dt}_$n.json" <<'PY'
 import json, sys
