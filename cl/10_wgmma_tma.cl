@@ -48,11 +48,6 @@
  *   BF16     0: f16 inputs, 1: bf16 inputs
  *   GM       blocks of C are handed out in bands of GM block rows, column by column within
  *            a band (1: row by row, as launched)
- *   CLUSTER  2: groups run in pairs (a thread block cluster, launched so through the
- *            "// @cluster" marker of the post-pass) on two neighbouring block rows of one
- *            block column; each copies half of the shared B slice into both groups' local
- *            memory with one multicast TMA copy, and every consumer warp releases a slot in
- *            both groups (the host launches an even number of block rows)
  *
  * Why GM: the GPU starts work-groups in launch order, row of blocks after row of blocks, so
  * the groups resident at one time (three per SM, ~400) span a few block rows and every block
@@ -81,9 +76,6 @@
 #ifndef GM
 #define GM 16
 #endif
-#ifndef CLUSTER
-#define CLUSTER 1
-#endif
 #ifndef THREADS
 #define THREADS (BM / 64 * 128 + 32)
 #endif
@@ -110,9 +102,6 @@
 #endif
 #if STAGES < 2 || STAGES > 8
 #error "gemm_wgmma_tma: STAGES must be 2 .. 8"
-#endif
-#if CLUSTER != 1 && CLUSTER != 2
-#error "gemm_wgmma_tma: CLUSTER must be 1 or 2"
 #endif
 #if STAGES * STAGE_BYTES + 16 * STAGES > 49136
 #error "gemm_wgmma_tma: STAGES slices of A and B exceed the 48 KiB of local memory"
@@ -201,21 +190,14 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
     const int tid = get_local_id(0);
     WGMMA_SETUP(arena4, tid);
     const int wg = tid / WGMMA_THREADS; /* CONSUMERS: the producer warp */
-    /* With clusters, the two groups of one (launched as neighbours in dimension 1) take
-     * neighbouring block rows of one block column: units of CLUSTER block rows are banded. */
-    const int rank = get_group_id(1) % CLUSTER;
-    const int across = get_num_groups(0), down = get_num_groups(1) / CLUSTER;
-    const int unit_row = get_group_id(1) / CLUSTER;
 #if GM > 1
-#define GM_UNITS (GM / CLUSTER > 1 ? GM / CLUSTER : 1)
-    const int lin = unit_row * across + get_group_id(0);
-    const int band = lin / (GM_UNITS * across), first = band * GM_UNITS;
-    const int band_rows = down - first < GM_UNITS ? down - first : GM_UNITS;
-    const int in_band = lin - first * across;
-    const int row0 = ((first + in_band % band_rows) * CLUSTER + rank) * BM;
-    const int col0 = (in_band / band_rows) * BN;
+    const int across = get_num_groups(0), down = get_num_groups(1);
+    const int lin = get_group_id(1) * across + get_group_id(0);
+    const int band = lin / (GM * across), first = band * GM;
+    const int band_rows = down - first < GM ? down - first : GM, in_band = lin - first * across;
+    const int row0 = (first + in_band % band_rows) * BM, col0 = (in_band / band_rows) * BN;
 #else
-    const int row0 = (unit_row * CLUSTER + rank) * BM, col0 = get_group_id(0) * BN;
+    const int row0 = get_group_id(1) * BM, col0 = get_group_id(0) * BN;
 #endif
     const int slices = (K + BK - 1) / BK;
 
@@ -231,17 +213,11 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
     if (tid == 0) {
         for (int s = 0; s < STAGES; ++s) {
             TMA_BAR_INIT(full0 + 8u * s, 1);
-            /* every consumer warp of every group whose copies land here */
-            TMA_BAR_INIT(empty0 + 8u * s, CLUSTER * CONSUMERS * 4);
+            TMA_BAR_INIT(empty0 + 8u * s, CONSUMERS * 4);
         }
         TMA_BAR_INIT_FENCE();
     }
-#if CLUSTER == 2
-    asm volatile("// @cluster 1, 2, 1");
-    TMA_CLUSTER_SYNC(); /* the peer's mbarriers are ready before anything signals them */
-#else
     barrier(CLK_LOCAL_MEM_FENCE);
-#endif
 
     if (wg == CONSUMERS) { /* the producer: one work-item issues every copy */
         if (tid == CONSUMERS * WGMMA_THREADS) {
@@ -256,40 +232,25 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
                 TMA_EXPECT(full, STAGE_BYTES);
                 TMA_LOAD_2D(dst, maps, i * BK, row0, full);
 #pragma unroll
-                for (int q = 0; q < BN / 64; ++q) {
-#if CLUSTER == 2
-                    /* B is the same for both groups: each copies half of its panels into
-                     * both, so B crosses from L2 once per pair. */
-                    if ((q & 1) == rank)
-                        TMA_LOAD_2D_MULTICAST(dst + (uint)(A_BYTES + q * B_PANEL), maps + 128,
-                                              col0 + 64 * q, i * BK, full, (ushort)3);
-#else
+                for (int q = 0; q < BN / 64; ++q)
                     TMA_LOAD_2D(dst + (uint)(A_BYTES + q * B_PANEL), maps + 128, col0 + 64 * q,
                                 i * BK, full);
-#endif
-                }
             }
         }
-    } else {
-        const int lane = tid % 32;
-        for (int i = 0; i < slices; ++i) {
-            const int s = i % STAGES;
-            TMA_WAIT(full0 + 8u * s, (uint)((i / STAGES) & 1));
-            TMA_SLICE_MMA(wgmma_base_ + (uint)(s * STAGE_BYTES));
-            /* At most this slice's wgmmas still run: the previous slice's slot is free. */
-            WGMMA_WAIT(1);
-            if (i > 0 && lane == 0) {
-                const uint empty = empty0 + 8u * (uint)((i - 1) % STAGES);
-#if CLUSTER == 2
-                TMA_ARRIVE_CLUSTER(empty, 0u);
-                TMA_ARRIVE_CLUSTER(empty, 1u);
-#else
-                TMA_ARRIVE(empty);
-#endif
-            }
-        }
-        WGMMA_WAIT(0);
+        return;
     }
+
+    const int lane = tid % 32;
+    for (int i = 0; i < slices; ++i) {
+        const int s = i % STAGES;
+        TMA_WAIT(full0 + 8u * s, (uint)((i / STAGES) & 1));
+        TMA_SLICE_MMA(wgmma_base_ + (uint)(s * STAGE_BYTES));
+        /* At most this slice's wgmmas still run: the previous slice's slot is free. */
+        WGMMA_WAIT(1);
+        if (i > 0 && lane == 0)
+            TMA_ARRIVE(empty0 + 8u * (uint)((i - 1) % STAGES));
+    }
+    WGMMA_WAIT(0);
 #else
     for (int i = 0; i < slices; ++i) {
         const uint dst = (uint)((i % STAGES) * STAGE_BYTES);
@@ -303,38 +264,33 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
         if (wg < CONSUMERS)
             TMA_SLICE_MMA(wgmma_base_ + dst);
     }
+    if (wg == CONSUMERS)
+        return;
 #endif
-    if (wg < CONSUMERS) {
 #pragma unroll
-        for (int j = 0; j < WG_NI; ++j)
+    for (int j = 0; j < WG_NI; ++j)
 #pragma unroll
-            for (int q = 0; q < WGN / 2; ++q)
-                WGMMA_KEEP(acc[j][q]);
+        for (int q = 0; q < WGN / 2; ++q)
+            WGMMA_KEEP(acc[j][q]);
 
-        C += offC + row0 * ldc + col0;
-        const int rows_left = M - row0, cols_left = N - col0;
-        const bool edge = rows_left < BM || cols_left < BN;
-        const int warp = (tid / 32) % 4, g = (tid % 32) >> 2, t = tid & 3;
-        const int r = wg * 64 + warp * 16 + g;
+    C += offC + row0 * ldc + col0;
+    const int rows_left = M - row0, cols_left = N - col0;
+    const bool edge = rows_left < BM || cols_left < BN;
+    const int warp = (tid / 32) % 4, g = (tid % 32) >> 2, t = tid & 3;
+    const int r = wg * 64 + warp * 16 + g;
 #pragma unroll
-        for (int j = 0; j < WG_NI; ++j)
+    for (int j = 0; j < WG_NI; ++j)
 #pragma unroll
-            for (int c8 = 0; c8 < WGN / 8; ++c8) {
-                const int c = j * WGN + c8 * 8 + 2 * t;
-                const float *d = &acc[j][4 * c8];
-                if (!edge) {
-                    tma_store2(C, ldc, r, c, d[0], d[1], alpha, beta, BM, BN, false);
-                    tma_store2(C, ldc, r + 8, c, d[2], d[3], alpha, beta, BM, BN, false);
-                } else {
-                    tma_store2(C, ldc, r, c, d[0], d[1], alpha, beta, rows_left, cols_left,
-                               true);
-                    tma_store2(C, ldc, r + 8, c, d[2], d[3], alpha, beta, rows_left,
-                               cols_left, true);
-                }
+        for (int c8 = 0; c8 < WGN / 8; ++c8) {
+            const int c = j * WGN + c8 * 8 + 2 * t;
+            const float *d = &acc[j][4 * c8];
+            if (!edge) {
+                tma_store2(C, ldc, r, c, d[0], d[1], alpha, beta, BM, BN, false);
+                tma_store2(C, ldc, r + 8, c, d[2], d[3], alpha, beta, BM, BN, false);
+            } else {
+                tma_store2(C, ldc, r, c, d[0], d[1], alpha, beta, rows_left, cols_left, true);
+                tma_store2(C, ldc, r + 8, c, d[2], d[3], alpha, beta, rows_left, cols_left,
+                           true);
             }
-    }
-#if CLUSTER == 2 && !CLGEMM_EMULATE_TMA
-    /* No group leaves while its peer may still arrive on its mbarriers. */
-    TMA_CLUSTER_SYNC();
-#endif
+        }
 }

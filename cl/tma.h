@@ -65,36 +65,6 @@
                  ".mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"             \
                  ::"r"(dst), "l"(map), "r"(x), "r"(y), "r"(bar) : "memory")
 
-/* Thread block clusters (kernels that carry a "// @cluster X, Y, Z" marker, see
- * host/ptx_retarget.h): the groups of a cluster run at once and may signal each other. */
-/* This group's rank in its cluster. */
-inline uint tma_cluster_rank(void)
-{
-    uint r;
-    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
-    return r;
-}
-/* Every work-item of every group of the cluster: wait until all have arrived here (with
- * release/acquire order for local memory, so a peer's mbarriers are initialised before they
- * are signalled, and no group leaves while a peer may still signal it). */
-#define TMA_CLUSTER_SYNC()                                                                \
-    asm volatile("barrier.cluster.arrive.release.aligned;\n\t"                           \
-                 "barrier.cluster.wait.acquire.aligned;" ::: "memory")
-/* One thread: arrive on the mbarrier at local address bar in the group of cluster rank
- * `rank` (this group's own included). */
-#define TMA_ARRIVE_CLUSTER(bar, rank)                                                     \
-    asm volatile("{ .reg .b32 tma_remote_;\n\t"                                          \
-                 "mapa.shared::cluster.u32 tma_remote_, %0, %1;\n\t"                     \
-                 "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [tma_remote_]; }" \
-                 ::"r"(bar), "r"(rank) : "memory")
-/* One thread: TMA_LOAD_2D into the same local offset of every group of the cluster named by
- * the bit mask, each group's mbarrier at bar's offset counting the bytes that land there. */
-#define TMA_LOAD_2D_MULTICAST(dst, map, x, y, bar, mask)                                  \
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile"                   \
-                 ".mbarrier::complete_tx::bytes.multicast::cluster"                       \
-                 " [%0], [%1, {%2, %3}], [%4], %5;"                                       \
-                 ::"r"(dst), "l"(map), "r"(x), "r"(y), "r"(bar), "h"(mask) : "memory")
-
 /* Any thread: has bar finished the phase of this parity? */
 inline int tma_bar_done(const uint bar, const uint parity)
 {

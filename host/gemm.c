@@ -108,11 +108,6 @@ static plan_status plan_create(gemm_plan *plan, cl_context ctx, const device_inf
     }
     plan->tma = params_get(&plan->params, "TMA", 0) != 0;
     plan->bk = (int)params_get(&plan->params, "BK", 1);
-    plan->cluster = (int)params_get(&plan->params, "CLUSTER", 1);
-    if (plan->cluster < 1 || plan->cluster > 8) {
-        err_set(e, "CLUSTER=%d: 1 .. 8 groups", plan->cluster);
-        return PLAN_UNSUPPORTED;
-    }
     size_t wg = plan->local[0] * plan->local[1];
     if (wg > dev->max_work_group) {
         err_set(e, "needs %zu work-items per group, the device allows %zu", wg,
@@ -285,9 +280,6 @@ int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float 
     }
 
     size_t tiles_m = ceil_div((size_t)s.M, (size_t)plan->bm);
-    /* Clusters need whole clusters of groups: the extra block rows lie past M (their
-     * copies read zeros, their stores are cut). */
-    tiles_m = ceil_div(tiles_m, (size_t)plan->cluster) * (size_t)plan->cluster;
     size_t tiles_n = ceil_div((size_t)s.N, (size_t)plan->bn);
     size_t global[2];
     if (plan->algo->rows_on_dim0) {

@@ -36,7 +36,6 @@ typedef struct gemm_plan {
     bool tma, tma_emulated;
     cl_kernel set_maps;
     int bk;
-    int cluster; /* groups launched together along dimension 1 (CLUSTER=2): their count rounds up */
 } gemm_plan;
 
 /* Builds the algorithm's kernel with its registry defaults overridden by `overrides`

@@ -27,15 +27,6 @@ int main(int argc, char **argv)
         return 1;
     }
     fprintf(stderr, "ptx_retarget_tool: %d marker lines became instructions\n", markers);
-    int clustered = 0; /* as host/program.c: cluster markers after the retarget */
-    char *with = ptx_apply_cluster_markers(out, out_len, &out_len, &clustered, &e);
-    free(out);
-    if (!with) {
-        fprintf(stderr, "ptx_retarget_tool: %s\n", e.msg);
-        free(buf);
-        return 1;
-    }
-    out = with;
     fwrite(out, 1, out_len, stdout);
     free(out);
     free(buf);

@@ -137,12 +137,10 @@ int main(int argc, char **argv)
         /* wgmma_tma (cl/10_wgmma_tma.cl): its defaults (one consumer on 64 x 256, BK 16,
          * four slots, bands of 16), two consumers on 128 x 128, one consumer with three B
          * panels and three wgmmas per k step at BK 32, and BK 64 (A swizzled at 128 bytes)
-         * in bands of 3; and the same in pairs (clusters). */
+         * in bands of 3. */
         "wgmma_tma", "wgmma_tma:BM=128,BN=128,WGN=128,BK=16,STAGES=4,THREADS=288,GM=8",
         "wgmma_tma:BM=64,BN=192,WGN=64,BK=32,STAGES=2,THREADS=160",
         "wgmma_tma:BM=64,BN=64,WGN=64,BK=64,STAGES=2,THREADS=160,GM=3",
-        /* pairs of groups (a cluster on the GPU, B multicast to both), in bands of 6 */
-        "wgmma_tma:CLUSTER=2,GM=6", "wgmma_tma:BM=128,BN=128,WGN=128,THREADS=288,CLUSTER=2",
     };
     for (int dt = 0; dt < 2; dt++)
         for (size_t v = 0; v < sizeof variants16 / sizeof variants16[0]; v++) {

@@ -57,7 +57,6 @@ for params in "" "-DWAIT=0" "-DBK=16 -DSTAGES=2 -DWAIT=0" \
         "-DSWZ=128 -DBN=64 -DWGN=64 -DTN=4 -DBK=32 -DSTAGES=2 -DWAIT=0" \
         "tma:-DBF16=0" "tma:-DBF16=1 -DBK=32 -DSTAGES=2" "tma:-DBF16=0 -DBK=64 -DBM=64 -DBN=64 -DWGN=64 -DSTAGES=2" \
         "tma:-DBF16=0 -DBM=64 -DBN=256 -DWGN=256 -DBK=16 -DSTAGES=4" \
-        "tma:-DBF16=0 -DCLUSTER=2" "tma:-DBF16=1 -DCLUSTER=2 -DBM=128 -DBN=128 -DWGN=128" \
         "tma32:" "tma32:-DBM=128 -DBN=128 -DBK=16 -DSTAGES=2" "tma32:-DBM=64 -DBK=32 -DSTAGES=2"; do
     # "f16:" entries are cl/09_wgmma_f16.cl (m64nNk16 on 16-bit operands), the others 09_wgmma.cl.
     file=09_wgmma.cl
@@ -87,10 +86,6 @@ for params in "" "-DWAIT=0" "-DBK=16 -DSTAGES=2 -DWAIT=0" \
             "$tmp/sm90a.ptx" ||
             { echo "FAIL [$params] no m64nNk16.f32.$ty.$ty with B transposed"; fail=1; continue; }
     fi
-    case $params in   # clusters: the directive on the kernel's entry
-    *-DCLUSTER=2*) grep -q "^\.reqnctapercluster 1, 2, 1" "$tmp/sm90a.ptx" ||
-        { echo "FAIL [$params] no .reqnctapercluster after the post-pass"; fail=1; continue; } ;;
-    esac
     case $params in   # swizzled: the arena 1024-byte aligned (the descriptors' base offset is 0)
     *-DSWZ=*) grep -qE "^[[:space:]]*\.shared \.align 1024 " "$tmp/sm90a.ptx" ||
         { echo "FAIL [$params] local arena not .align 1024"; grep "\.shared \.align" "$tmp/sm90a.ptx"; fail=1; continue; } ;;
