@@ -158,7 +158,7 @@ static char *cache_key(const device_info *dev, const char *source, const char *o
                  (unsigned long long)fnv1a64(source, strlen(source), FNV1A64_SEED),
                  strlen(source),
                  /* the post-pass made the binary too; bump it when its rules change */
-                 retarget ? "post=ptx-sm90a-v2\n" : "");
+                 retarget ? "post=ptx-sm90a-v1\n" : "");
     return key;
 }
 
@@ -281,12 +281,6 @@ static cl_program retarget_sm90a(cl_context ctx, const device_info *dev, cl_prog
     size_t text_len = 0;
     int rewritten = 0;
     text = ptx_retarget_sm90a((const char *)ptx, len, &text_len, &rewritten, &why);
-    if (text) { /* thread block clusters a kernel asks for (ptx_retarget.h) */
-        int clustered = 0;
-        char *with = ptx_apply_cluster_markers(text, text_len, &text_len, &clustered, &why);
-        free(text);
-        text = with;
-    }
     const uint64_t hash = fnv1a64(ptx, len, FNV1A64_SEED);
     dump_ptx("sm90", (const char *)ptx, strnlen((const char *)ptx, len), hash);
     dump_ptx("sm90a", text, text_len, hash);

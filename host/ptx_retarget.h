@@ -43,18 +43,4 @@
 char *ptx_retarget_sm90a(const char *ptx, size_t len, size_t *out_len, int *uncommented,
                          errbuf *e);
 
-/* Cluster markers: a kernel launched as clusters of X x Y x Z work-groups (Hopper thread
- * block clusters: the groups of a cluster run at once on neighbouring SMs and may write each
- * other's local memory and mbarriers) says so with one comment line in its body,
- *     asm volatile("// @cluster 1, 2, 1");
- * (three positive integers, commas and/or blanks between, product at most 8).  The pass
- * below adds the PTX directive `.reqnctapercluster X, Y, Z` on a line of its own just before
- * the line that opens that kernel's body (the first line after its `.entry` line whose first
- * non-blank character is '{'), which makes the driver launch it that way; the marker lines
- * stay (they are comments).  Errors: a malformed marker, one outside a kernel's body, two
- * different shapes in one kernel.  Text without markers comes back unchanged. */
-#define PTX_CLUSTER_MARKER "// @cluster"
-char *ptx_apply_cluster_markers(const char *ptx, size_t len, size_t *out_len, int *applied,
-                                errbuf *e);
-
 #endif

@@ -150,67 +150,10 @@ static void test_errors(void)
           "line 2");
 }
 
-/* The cluster pass over text: must give want (NULL: fail with want_err in the error). */
-static void check_cluster(const char *what, const char *text, const char *want, int want_applied,
-                          const char *want_err)
-{
-    errbuf e = { "" };
-    size_t out_len = 0;
-    int applied = -1;
-    char *out = ptx_apply_cluster_markers(text, strlen(text), &out_len, &applied, &e);
-    checks++;
-    bool ok = want ? out && strcmp(out, want) == 0 && out_len == strlen(want) &&
-                         applied == want_applied
-                   : !out && strstr(e.msg, want_err) != NULL;
-    if (!ok) {
-        failures++;
-        fprintf(stderr, "FAIL %s\n  got:  %s\n  want: %s\n  error: %s\n", what,
-                out ? out : "(null)", want ? want : want_err, e.msg);
-    }
-    free(out);
-}
-
-static void test_clusters(void)
-{
-    /* Two kernels as NVIDIA's compiler writes them (.reqntid between header and body); only
-     * the second asks for clusters, and its directive goes right before its body. */
-    const char *two =
-        ".target sm_90a\n.entry first(\n\t.param .u32 a\n)\n{\n\tret;\n}\n"
-        ".entry second(\n\t.param .u32 a\n)\n.reqntid 160, 1, 1\n{\n"
-        "\t// begin inline asm\n\t// @cluster 1, 2, 1\n\t// end inline asm\n\tret;\n}\n";
-    const char *two_want =
-        ".target sm_90a\n.entry first(\n\t.param .u32 a\n)\n{\n\tret;\n}\n"
-        ".entry second(\n\t.param .u32 a\n)\n.reqntid 160, 1, 1\n.reqnctapercluster 1, 2, 1\n{\n"
-        "\t// begin inline asm\n\t// @cluster 1, 2, 1\n\t// end inline asm\n\tret;\n}\n";
-    check_cluster("second of two kernels", two, two_want, 1, NULL);
-    /* LLVM's spelling (.visible .entry), blanks instead of commas, the marker twice, CRLF. */
-    check_cluster("visible entry, blanks, repeated marker, CRLF",
-                  ".visible .entry k(\r\n)\r\n{\r\n// @cluster 2 1 1\r\n// @cluster 2,1,1\r\n}\r\n",
-                  ".visible .entry k(\r\n)\r\n.reqnctapercluster 2, 1, 1\r\n{\r\n"
-                  "// @cluster 2 1 1\r\n// @cluster 2,1,1\r\n}\r\n", 1, NULL);
-    check_cluster("no marker: unchanged", ".entry k()\n{\n\tret;\n}\n",
-                  ".entry k()\n{\n\tret;\n}\n", 0, NULL);
-    check_cluster("marker mentioned after an instruction is not one",
-                  ".entry k()\n{\n\tret; // @cluster 1, 2, 1\n}\n",
-                  ".entry k()\n{\n\tret; // @cluster 1, 2, 1\n}\n", 0, NULL);
-    check_cluster("too big", ".entry k()\n{\n// @cluster 4, 4, 1\n}\n", NULL, 0,
-                  "at most 8");
-    check_cluster("zero", ".entry k()\n{\n// @cluster 0, 2, 1\n}\n", NULL, 0, "positive");
-    check_cluster("two sizes only", ".entry k()\n{\n// @cluster 1, 2\n}\n", NULL, 0,
-                  "three positive");
-    check_cluster("trailing words", ".entry k()\n{\n// @cluster 1, 2, 1 x\n}\n", NULL, 0,
-                  "three positive");
-    check_cluster("outside a kernel", "// @cluster 1, 2, 1\n.entry k()\n{\n}\n", NULL, 0,
-                  "outside a kernel");
-    check_cluster("two shapes", ".entry k()\n{\n// @cluster 1, 2, 1\n// @cluster 2, 1, 1\n}\n",
-                  NULL, 0, "second cluster shape");
-}
-
 int main(void)
 {
     test_rewrites();
     test_errors();
-    test_clusters();
     printf("%d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
 }
