@@ -417,6 +417,41 @@ static clgemm_status check_operand(const char *what, cl_mem buf, size_t off, siz
     return CLGEMM_SUCCESS;
 }
 
+/* The checks clgemm_sgemm and clgemm_gemm_16bit share: sizes, then each operand's buffer,
+ * offset and leading dimension (A and B of elem_ab bytes, C of floats). */
+static clgemm_status validate_problem(size_t M, size_t N, size_t K, cl_mem A, size_t offA,
+                                      size_t lda, cl_mem B, size_t offB, size_t ldb, cl_mem C,
+                                      size_t offC, size_t ldc, size_t elem_ab, gemm_operand *a,
+                                      gemm_operand *b, gemm_operand *c)
+{
+    if (M < 1 || N < 1 || K < 1 || M > INT_MAX || N > INT_MAX || K > INT_MAX)
+        return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "sizes must be 1..2^31-1, got %zux%zux%zu",
+                    M, N, K);
+    clgemm_status st;
+    if ((st = check_operand("A", A, offA, lda, M, K, elem_ab, a)) != CLGEMM_SUCCESS ||
+        (st = check_operand("B", B, offB, ldb, K, N, elem_ab, b)) != CLGEMM_SUCCESS ||
+        (st = check_operand("C", C, offC, ldc, M, N, sizeof(float), c)) != CLGEMM_SUCCESS)
+        return st;
+    return CLGEMM_SUCCESS;
+}
+
+/* One enqueue of a ready plan, serialised per plan (kernel arguments are per cl_kernel). */
+static clgemm_status enqueue_plan(clgemm_context *ctx, struct ctx_plan *p,
+                                  cl_command_queue queue, size_t M, size_t N, size_t K,
+                                  float alpha, gemm_operand a, gemm_operand b, float beta,
+                                  gemm_operand c, cl_event *event)
+{
+    errbuf e = { "" };
+    gemm_shape s = { (int)M, (int)N, (int)K };
+    pthread_mutex_lock(&p->enqueue);
+    int rc = gemm_enqueue(&p->plan, queue ? queue : ctx->queue, s, alpha, a, b, beta, c, event,
+                          &e);
+    pthread_mutex_unlock(&p->enqueue);
+    if (rc != 0)
+        return fail(CLGEMM_ERROR_OPENCL, "%s", e.msg);
+    return ok();
+}
+
 clgemm_status clgemm_sgemm(clgemm_context *ctx, const char *algorithm, size_t M, size_t N,
                            size_t K, float alpha, cl_mem A, size_t offA, size_t lda,
                            cl_mem B, size_t offB, size_t ldb, float beta, cl_mem C,
@@ -424,14 +459,10 @@ clgemm_status clgemm_sgemm(clgemm_context *ctx, const char *algorithm, size_t M,
 {
     if (!ctx)
         return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "clgemm_sgemm: NULL context");
-    if (M < 1 || N < 1 || K < 1 || M > INT_MAX || N > INT_MAX || K > INT_MAX)
-        return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "sizes must be 1..2^31-1, got %zux%zux%zu",
-                    M, N, K);
     gemm_operand a, b, c;
-    clgemm_status st;
-    if ((st = check_operand("A", A, offA, lda, M, K, sizeof(float), &a)) != CLGEMM_SUCCESS ||
-        (st = check_operand("B", B, offB, ldb, K, N, sizeof(float), &b)) != CLGEMM_SUCCESS ||
-        (st = check_operand("C", C, offC, ldc, M, N, sizeof(float), &c)) != CLGEMM_SUCCESS)
+    clgemm_status st = validate_problem(M, N, K, A, offA, lda, B, offB, ldb, C, offC, ldc,
+                                        sizeof(float), &a, &b, &c);
+    if (st != CLGEMM_SUCCESS)
         return st;
 
     struct ctx_plan *p = NULL;
@@ -472,14 +503,7 @@ clgemm_status clgemm_sgemm(clgemm_context *ctx, const char *algorithm, size_t M,
         if (!p)
             return fail(CLGEMM_ERROR_UNSUPPORTED, "no algorithm runs on this device");
     }
-    gemm_shape s = { (int)M, (int)N, (int)K };
-    pthread_mutex_lock(&p->enqueue);
-    int rc = gemm_enqueue(&p->plan, queue ? queue : ctx->queue, s, alpha, a, b, beta, c, event,
-                          &e);
-    pthread_mutex_unlock(&p->enqueue);
-    if (rc != 0)
-        return fail(CLGEMM_ERROR_OPENCL, "%s", e.msg);
-    return ok();
+    return enqueue_plan(ctx, p, queue, M, N, K, alpha, a, b, beta, c, event);
 }
 
 /* ---- 16-bit inputs ---------------------------------------------------------------- */
@@ -528,14 +552,10 @@ clgemm_status clgemm_gemm_16bit(clgemm_context *ctx, const char *algorithm, clge
         return fail(CLGEMM_ERROR_INVALID_ARGUMENT,
                     "clgemm_gemm_16bit: dtype must be CLGEMM_F16 or CLGEMM_BF16 (fp32 data: "
                     "clgemm_sgemm)");
-    if (M < 1 || N < 1 || K < 1 || M > INT_MAX || N > INT_MAX || K > INT_MAX)
-        return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "sizes must be 1..2^31-1, got %zux%zux%zu",
-                    M, N, K);
     gemm_operand a, b, c;
-    clgemm_status st;
-    if ((st = check_operand("A", A, offA, lda, M, K, sizeof(cl_ushort), &a)) != CLGEMM_SUCCESS ||
-        (st = check_operand("B", B, offB, ldb, K, N, sizeof(cl_ushort), &b)) != CLGEMM_SUCCESS ||
-        (st = check_operand("C", C, offC, ldc, M, N, sizeof(float), &c)) != CLGEMM_SUCCESS)
+    clgemm_status st = validate_problem(M, N, K, A, offA, lda, B, offB, ldb, C, offC, ldc,
+                                        sizeof(cl_ushort), &a, &b, &c);
+    if (st != CLGEMM_SUCCESS)
         return st;
     /* No tuning lookup and no fallback: one kernel takes 16-bit data, and a wrong guess
      * would change the arithmetic. */
@@ -552,12 +572,5 @@ clgemm_status clgemm_gemm_16bit(clgemm_context *ctx, const char *algorithm, clge
     errbuf e = { "" };
     if (!gemm_plan_accepts(&p->plan, a, b, c, &e))
         return fail(CLGEMM_ERROR_UNSUPPORTED, "%s: %s", name, e.msg);
-    gemm_shape s = { (int)M, (int)N, (int)K };
-    pthread_mutex_lock(&p->enqueue);
-    int rc = gemm_enqueue(&p->plan, queue ? queue : ctx->queue, s, alpha, a, b, beta, c, event,
-                          &e);
-    pthread_mutex_unlock(&p->enqueue);
-    if (rc != 0)
-        return fail(CLGEMM_ERROR_OPENCL, "%s", e.msg);
-    return ok();
+    return enqueue_plan(ctx, p, queue, M, N, K, alpha, a, b, beta, c, event);
 }
