@@ -86,7 +86,7 @@
 #define BF16 0
 #endif
 #ifndef GM
-#define GM 16
+#define GM 32
 #endif
 #ifndef THREADS
 #define THREADS (BM / 64 * 128 + 32)
