@@ -40,11 +40,12 @@
  *
  * Measured on an NVIDIA H100 (OpenCL, driver 580.159.04, 2026-11-22), 4096^3 / 8192^3, same
  * processes as CLBlast, cuBLAS in the same command:
- *   defaults (one consumer on 64 x 256, BK 16, four slots, GM 16; 154 registers, two
- *     groups per SM)                                  f16 429 / 481, bf16 431 / 482 TFLOP/s
+ *   defaults (one consumer on 64 x 256, BK 16, four slots, GM 32; 154 registers, two
+ *     groups per SM)                                  f16 444 / 494, bf16 442 / 498 TFLOP/s
+ *   the same with GM 16                                426 / 482
  *   two consumers on 128 x 256, three slots            333 / 360
- *   step 9 (09_wgmma_f16.cl, cp.async)                 307 / 317
- *   cuBLAS f16 / bf16                                  632 / 702, 664 / 742
+ *   step 9 (09_wgmma_f16.cl, cp.async)                 306 / 320
+ *   cuBLAS f16 / bf16                                  658 / 736, 705 / 779
  * The producer warp and the mbarriers are worth 40-50% over step 9 at the same occupancy.
  * What is left is local memory: 48 KiB per work-group from OpenCL holds four 64 x 256 x 16
  * slots or three 128 x 256 x 16 ones, where cuBLAS keeps 128 x 256 tiles several slots deep
