@@ -131,8 +131,8 @@ static const struct {
       "BM=128 BN=128 BK=32 WGN=128 STAGES=2 WAIT=0 SWZ=64 TM=16 TN=4" },
     /* Step 10: the same instruction fed by TMA copies through an mbarrier ring, one producer
      * warp and one consumer warpgroup on 64 x 256, four 16-deep slots, bands of 32 block
-     * rows (cl/10_wgmma_tma.cl).  Fastest measured on the H100: f16 445 / 490, bf16 446 / 496
-     * TFLOP/s at 4096^3 / 8192^3 (bands of 16: 429 / 481); two consumers on 128 x 128
+     * rows (cl/10_wgmma_tma.cl).  Fastest measured on the H100: f16 444 / 494, bf16 442 / 498
+     * TFLOP/s at 4096^3 / 8192^3 (bands of 16: 426 / 482); two consumers on 128 x 128
      * reached 329 / 358. */
     { "wgmma_tma", TMA_FILE, "gemm_wgmma_tma",
       "BM=64 BN=256 BK=16 WGN=256 STAGES=4 THREADS=160 GM=32 TMA=1 TM=1 TN=1" },

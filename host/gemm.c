@@ -13,7 +13,7 @@ static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
 /* tensor_core with 16-bit data on Hopper (compute capability 9.x) runs step 10's wgmma_tma
  * kernel, else step 9's wgmma, else its own mma.sync kernel: the order measured on the H100
- * (2026-11-22, 4096^3 / 8192^3, f16: 427 / 480, 306 / 320 and 262 / 257 TFLOP/s; bf16
+ * (2026-11-22, 4096^3 / 8192^3, f16: 444 / 494, 306 / 320 and 262 / 257 TFLOP/s; bf16
  * likewise).  Only with its default parameters: explicit ones describe the mma.sync kernel,
  * which then runs.  A refused build (no sm_90a post-pass, no libcuda for the tensor maps)
  * falls to the next.  fp32 data (TF32) stays on mma.sync (133 TFLOP/s, tuned): wgmma_tma's
