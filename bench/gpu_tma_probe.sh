@@ -5,16 +5,8 @@
 # step 9's default, each in its own process.
 #   usage (repo root, .gpu carried): bash bench/gpu_tma_probe.sh
 # Output: the terminal and $OUT (or ./bench-out): tma_probe.log and per-variant JSON.
-set -uo pipefail
-out=${OUT:-bench-out}
-mkdir -p "$out"
-exec > >(tee -a "$out/tma_probe.log") 2>&1
-source .gpu/setup.sh >/dev/null 2>&1
-meson setup /tmp/b --buildtype=release >/dev/null 2>&1 || { echo "meson setup failed"; exit 1; }
-ninja -C /tmp/b 2>&1 | tail -1
-c=/tmp/b/clgemm
-export CLGEMM_CACHE_DIR=$(mktemp -d /tmp/tma-cache.XXXX)
-echo "== $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
+LOG=tma_probe.log
+source bench/gpu_common.sh
 echo "== 1. the TMA primitive (host-encoded and device-set addresses, four swizzles, edges)"
 CLGEMM_TEST_DEVICE=nvidia timeout 120 /tmp/b/tests/test_tma 2>&1 | tail -12
 echo "== 2. correctness of wgmma_tma on the GPU (60 cases, odd sizes, offsets)"

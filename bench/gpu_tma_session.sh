@@ -7,16 +7,8 @@
 #   cuBLAS TF32 as the anchor.  TMA_VARIANTS: the wgmma_tma variants, one per line.
 # Output: the terminal and $OUT (or ./bench-out): session.log, {f16,bf16}_{4096,8192}.json,
 # cublas.txt.
-set -uo pipefail
-out=${OUT:-bench-out}
-mkdir -p "$out"
-exec > >(tee -a "$out/session.log") 2>&1
-source .gpu/setup.sh >/dev/null 2>&1
-meson setup /tmp/b --buildtype=release >/dev/null 2>&1 || { echo "meson setup failed"; exit 1; }
-ninja -C /tmp/b 2>&1 | tail -1
-c=/tmp/b/clgemm
-export CLGEMM_CACHE_DIR=$(mktemp -d /tmp/tma-cache.XXXX)
-echo "== $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
+LOG=session.log
+source bench/gpu_common.sh
 echo "== the TMA primitive"
 for only in host device; do
     CLGEMM_TMA_TEST_ONLY=$only CLGEMM_TEST_DEVICE=nvidia timeout 120 stdbuf -oL -eL \

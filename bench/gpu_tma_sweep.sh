@@ -3,16 +3,8 @@
 # size with the variants in $SWEEP_F16 / $SWEEP_F32 (one per line), then the 16-bit default
 # built with -cl-nv-maxrregcount=$SWEEP_MAXREG if set.
 #   usage (repo root, .gpu carried): bash bench/gpu_tma_sweep.sh
-set -uo pipefail
-out=${OUT:-bench-out}
-mkdir -p "$out"
-exec > >(tee -a "$out/sweep.log") 2>&1
-source .gpu/setup.sh >/dev/null 2>&1
-meson setup /tmp/b --buildtype=release >/dev/null 2>&1 || { echo "meson setup failed"; exit 1; }
-ninja -C /tmp/b >/dev/null 2>&1 || { echo "build failed"; exit 1; }
-c=/tmp/b/clgemm
-export CLGEMM_CACHE_DIR=$(mktemp -d /tmp/tma-cache.XXXX)
-echo "== $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
+LOG=sweep.log
+source bench/gpu_common.sh
 show() {
     python3 - "$1" <<'PY'
 import json, sys
