@@ -36,6 +36,13 @@
  * values become inf), products are accumulated in fp32.  The host checks this
  * kernel against the "f16" tolerance, not fp32's.
  *
+ * 16-bit inputs (IN16 = 1, --dtype f16 / bf16): A and B arrive as f16 or bf16 bit
+ * patterns (ushort buffers, BF16 = 0 or 1) and are staged as they are, with no
+ * conversion; BF16 = 1 calls the bf16 form of the built-in
+ * (intel_sub_group_bf16_bf16_matrix_mad_k16, same operand layout).  Offsets and
+ * leading dimensions are multiples of 8 there (the host's 16-bit path), so four
+ * values are one aligned 8-byte load.
+ *
  * Status: compile-tested only (ocloc for dg2 and pvc in
  * tests/test_vendor_compile.sh, which also checks that DPAS is emitted); no
  * Intel GPU has run it yet.
@@ -58,6 +65,13 @@
 #endif
 #ifndef SG
 #define SG 8    /* subgroup size: 8 on Xe-HPG (DG2), 16 on Xe-HPC (PVC) and Xe2 */
+#endif
+
+#ifndef IN16
+#define IN16 0  /* 1: A and B are 16-bit bit patterns (ushort), not fp32 */
+#endif
+#ifndef BF16
+#define BF16 0  /* with IN16: 0 f16, 1 bf16 */
 #endif
 
 #if SG != 8 && SG != 16
@@ -86,9 +100,22 @@
 #ifndef cl_intel_subgroup_matrix_multiply_accumulate
 #if SG == 8
 float8 __attribute__((overloadable)) intel_sub_group_f16_f16_matrix_mad_k16(int8 a, int8 b, float8 acc);
+float8 __attribute__((overloadable)) intel_sub_group_bf16_bf16_matrix_mad_k16(int8 a, int8 b, float8 acc);
 #else
 float8 __attribute__((overloadable)) intel_sub_group_f16_f16_matrix_mad_k16(short8 a, int8 b, float8 acc);
+float8 __attribute__((overloadable)) intel_sub_group_bf16_bf16_matrix_mad_k16(short8 a, int8 b, float8 acc);
 #endif
+#endif
+#if IN16 && BF16
+#define TI_MAD intel_sub_group_bf16_bf16_matrix_mad_k16
+#else
+#define TI_MAD intel_sub_group_f16_f16_matrix_mad_k16
+#endif
+
+#if IN16
+typedef ushort ti_in;      /* the kernel's A and B elements */
+#else
+typedef float ti_in;
 #endif
 
 #if SG == 8
@@ -111,14 +138,40 @@ inline float4 ti_load4(__global const float *p, const int valid, const bool guar
                     0.0f);
 }
 
-/* Stage the tiles as fp16 (round to nearest even):
+/* The same for four 16-bit values (8-byte aligned: offsets and lds are multiples of 8). */
+inline ushort4 ti_load4h(__global const ushort *p, const int valid, const bool guarded)
+{
+    if (!guarded || valid >= 4)
+        return vload4(0, p);
+    return (ushort4)(valid > 0 ? p[0] : (ushort)0, valid > 1 ? p[1] : (ushort)0,
+                     valid > 2 ? p[2] : (ushort)0, (ushort)0);
+}
+
+#if IN16
+/* Four values of a row of A or B, and where they go: 16-bit inputs are stored as they are
+ * (zero is 0x0000 in f16 and bf16 alike). */
+#define TI_LOAD4(p, valid, guarded) ti_load4h((p), (valid), (guarded))
+#define TI_STORE_A(v, dst) vstore4((v), 0, (__local ushort *)(dst))
+#define TI_STORE_B(lo, hi, dst)                                                           \
+    vstore8((ushort8)((lo).x, (hi).x, (lo).y, (hi).y, (lo).z, (hi).z, (lo).w, (hi).w), 0,   \
+            (__local ushort *)(dst))
+#else
+/* fp32 inputs are rounded to fp16 on the way. */
+#define TI_LOAD4(p, valid, guarded) ti_load4((p), (valid), (guarded))
+#define TI_STORE_A(v, dst) vstore_half4_rte((v), 0, (dst))
+#define TI_STORE_B(lo, hi, dst)                                                           \
+    vstore_half8_rte((float8)((lo).x, (hi).x, (lo).y, (hi).y, (lo).z, (hi).z, (lo).w,        \
+                              (hi).w), 0, (dst))
+#endif
+
+/* Stage the tiles as fp16 (round to nearest even), or as the 16-bit inputs are:
  *   As[m * BK + k]              = A(m, k)             (row-major)
  *   Bs[((k/2) * BN + n) * 2 + (k&1)] = B(k, n)        (row pairs interleaved)
  * Outside the matrix (edges of M, N, K) the tiles hold zeros, so the products
  * of edge blocks are exact and the extra rows/columns are simply not stored. */
 inline void ti_load_tiles(__local half *As, __local half *Bs,
-                          __global const float *A, const int lda,
-                          __global const float *B, const int ldb,
+                          __global const ti_in *A, const int lda,
+                          __global const ti_in *B, const int ldb,
                           const int rows_left, const int cols_left, const int k_left,
                           const int tid, const bool guarded)
 {
@@ -126,26 +179,24 @@ inline void ti_load_tiles(__local half *As, __local half *Bs,
     for (int i = 0; i < BM * BK / 4 / TI_THREADS; ++i) {
         const int e = tid + i * TI_THREADS;
         const int r = e / (BK / 4), k = (e % (BK / 4)) * 4;
-        const float4 v = ti_load4(A + r * lda + k, r < rows_left ? k_left - k : 0, guarded);
-        vstore_half4_rte(v, 0, As + r * BK + k);
+        TI_STORE_A(TI_LOAD4(A + r * lda + k, r < rows_left ? k_left - k : 0, guarded),
+                   As + r * BK + k);
     }
 #pragma unroll
     for (int i = 0; i < BK / 2 * BN / 4 / TI_THREADS; ++i) {
         const int e = tid + i * TI_THREADS;
         const int k = (e / (BN / 4)) * 2, c = (e % (BN / 4)) * 4;
-        const float4 lo = ti_load4(B + k * ldb + c, k < k_left ? cols_left - c : 0, guarded);
-        const float4 hi = ti_load4(B + (k + 1) * ldb + c, k + 1 < k_left ? cols_left - c : 0,
-                                   guarded);
-        const float8 pair = (float8)(lo.x, hi.x, lo.y, hi.y, lo.z, hi.z, lo.w, hi.w);
-        vstore_half8_rte(pair, 0, Bs + ((k / 2) * BN + c) * 2);
+        TI_STORE_B(TI_LOAD4(B + k * ldb + c, k < k_left ? cols_left - c : 0, guarded),
+                   TI_LOAD4(B + (k + 1) * ldb + c, k + 1 < k_left ? cols_left - c : 0, guarded),
+                   Bs + ((k / 2) * BN + c) * 2);
     }
 }
 
 __kernel __attribute__((reqd_work_group_size(TI_TX, TI_TY, 1)))
 __attribute__((intel_reqd_sub_group_size(SG)))
 void gemm_tensor_core(const int M, const int N, const int K, const float alpha,
-                      __global const float *restrict A, const int offA, const int lda,
-                      __global const float *restrict B, const int offB, const int ldb,
+                      __global const ti_in *restrict A, const int offA, const int lda,
+                      __global const ti_in *restrict B, const int offB, const int ldb,
                       const float beta,
                       __global float *restrict C, const int offC, const int ldc)
 {
@@ -211,7 +262,7 @@ void gemm_tensor_core(const int M, const int N, const int K, const float alpha,
             for (int i = 0; i < TI_FM; ++i)
 #pragma unroll
                 for (int j = 0; j < TN; ++j)
-                    acc[i][j] = intel_sub_group_f16_f16_matrix_mad_k16(a[i], b[j], acc[i][j]);
+                    acc[i][j] = TI_MAD(a[i], b[j], acc[i][j]);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }

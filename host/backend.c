@@ -187,14 +187,30 @@ int backend_choose_16bit(const device_info *dev, const algo_def *algo, int dtype
     /* As for fp32 data: the hardware where there is one, else the emulation if asked for. */
     if (dev->nv_cc_major >= 8)
         return 0;
+    /* Intel: the DPAS kernel with its inputs staged as they are (IN16); compile-tested with
+     * ocloc for dg2 and pvc (tests/test_vendor_compile.sh), no Intel GPU has run it yet. */
+    if (device_has_extension(dev, "cl_intel_subgroup_matrix_multiply_accumulate") &&
+        !emulation_requested()) {
+        const bool sg16 = smallest_subgroup(dev) >= 16;
+        out->file = INTEL_FILE;
+        out->kernel = "gemm_tensor_core";
+        out->name = "intel dpas";
+        out->options = sg16 ? (bf16 ? "-cl-std=CL2.0 -DSG=16 -DIN16=1 -DBF16=1"
+                                    : "-cl-std=CL2.0 -DSG=16 -DIN16=1 -DBF16=0")
+                            : (bf16 ? "-cl-std=CL2.0 -DIN16=1 -DBF16=1"
+                                    : "-cl-std=CL2.0 -DIN16=1 -DBF16=0");
+        out->defaults = "BM=128 BN=128 BK=32 TM=16 TN=4";
+        return 0;
+    }
     if (emulation_requested()) {
         out->name = "emulated mma.sync";
         out->options = bf16 ? "-cl-std=CL1.2 -DBF16=1 -DCLGEMM_EMULATE_MMA=1"
                             : "-cl-std=CL1.2 -DBF16=0 -DCLGEMM_EMULATE_MMA=1";
         return 0;
     }
-    /* Intel DPAS and AMD WMMA take f16 too, but their files read fp32 operands: not wired. */
-    err_set(e, "16-bit inputs need NVIDIA sm_80+ (mma.sync m16n8k16) so far "
+    /* AMD's WMMA takes f16 too, but its file reads fp32 operands: not wired yet. */
+    err_set(e, "16-bit inputs need NVIDIA sm_80+ (mma.sync m16n8k16) or Intel "
+               "cl_intel_subgroup_matrix_multiply_accumulate so far "
                "(CLGEMM_EMULATE_MATRIX=1 emulates it, slowly)");
     return -1;
 }

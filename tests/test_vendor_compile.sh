@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compile test of the tensor_core kernels for GPUs that CI does not have:
 #   cl/tensor_core_intel.cl  with Intel's offline compiler (ocloc) for dg2 (subgroup 8)
-#                            and pvc (subgroup 16), checking that DPAS is emitted;
+#                            and pvc (subgroup 16), fp32 and 16-bit (f16, bf16) inputs,
+#                            checking that DPAS is emitted;
 #   cl/tensor_core_amd.cl    with clang-15 for gfx90a and gfx942 (gfx940 where clang-15
 #                            predates gfx942), checking for v_mfma, and gfx1100 for v_wmma.
 # Like the host, it pastes cl/common.h over the `#include "common.h"` line first.
@@ -56,9 +57,11 @@ have_tool() { # NAME PACKAGE
 }
 
 # ---- Intel: ocloc ------------------------------------------------------------------------
-intel_compile() { # DEVICE EXTRA_OPTIONS
-    local dev=$1 extra=$2 src="$WORK/tensor_core_intel.cl"
-    local out="$WORK/intel-$dev" dump="$WORK/intel-$dev-dump"
+intel_runs=0
+intel_compile() { # DEVICE EXTRA_OPTIONS [TYPE: the operand type the dpas lines must name]
+    local dev=$1 extra=$2 want=${3:-} src="$WORK/tensor_core_intel.cl"
+    intel_runs=$((intel_runs + 1))   # a folder per compile: no dump counts twice
+    local out="$WORK/intel-$dev-$intel_runs" dump="$WORK/intel-$dev-$intel_runs-dump"
     local opts="-cl-std=CL2.0 $extra"
     mkdir -p "$out" "$dump"
     echo "  \$ $OCLOC compile -file tensor_core_intel.cl -device $dev -options \"$opts\" -out_dir $out"
@@ -86,12 +89,26 @@ intel_compile() { # DEVICE EXTRA_OPTIONS
     else
         fail "intel $dev: no dpas instruction in IGC's assembly dump ($dump)"
     fi
+    if [ -n "$want" ]; then
+        local typed
+        typed=$(cat "$dump"/*.asm 2> /dev/null | grep '^[[:space:]]*dpas' | grep -c ":$want" || true)
+        if [ "${typed:-0}" -eq "${n:-0}" ] && [ "${n:-0}" -gt 0 ]; then
+            pass "intel $dev ($extra): every dpas reads $want operands"
+        else
+            fail "intel $dev ($extra): $typed of ${n:-0} dpas lines read $want operands"
+            cat "$dump"/*.asm 2> /dev/null | grep '^[[:space:]]*dpas' | head -2 | sed 's/^/    | /'
+        fi
+    fi
 }
 
 if have_tool "$OCLOC" intel-opencl-icd; then
     paste_common "$CL_DIR/tensor_core_intel.cl" "$WORK/tensor_core_intel.cl"
     intel_compile dg2 "-DSG=8"    # Xe-HPG (Arc A-series, Flex): 8-wide DPAS subgroups
     intel_compile pvc "-DSG=16"   # Xe-HPC (Data Center GPU Max): 16-wide
+    # --dtype f16 / bf16: 16-bit inputs staged as they are, f16 and bf16 DPAS
+    intel_compile dg2 "-DSG=8 -DIN16=1 -DBF16=0" hf
+    intel_compile dg2 "-DSG=8 -DIN16=1 -DBF16=1" bf
+    intel_compile pvc "-DSG=16 -DIN16=1 -DBF16=1" bf
 fi
 
 # ---- AMD: clang-15 + llvm-objdump-15 -----------------------------------------------------
