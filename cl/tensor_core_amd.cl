@@ -37,6 +37,11 @@
  *
  * Precision: fp32 on gfx90a/gfx942 (MFMA); f16 inputs on gfx11 (WMMA).
  *
+ * 16-bit inputs (IN16 = 1, --dtype f16 / bf16; gfx11 only so far): A and B arrive as f16 or
+ * bf16 bit patterns (ushort buffers, BF16 = 0 or 1) and are staged as they are; BF16 = 1
+ * calls the bf16 WMMA (__builtin_amdgcn_wmma_f32_16x16x16_bf16_w32, short16 operands, the
+ * same lane layout).
+ *
  * Status: compile-tested only (clang-15 for gfx90a, gfx940 and gfx1100 in
  * tests/test_vendor_compile.sh, which checks that v_mfma / v_wmma appear in the
  * object code); no AMD GPU has run it yet.  The target is selected by the
@@ -83,6 +88,21 @@
 #endif
 #ifndef TN
 #define TN 8
+#endif
+
+#ifndef IN16
+#define IN16 0  /* 1: A and B are 16-bit bit patterns (ushort), not fp32 */
+#endif
+#ifndef BF16
+#define BF16 0  /* with IN16: 0 f16, 1 bf16 */
+#endif
+#if IN16 && defined(TA_MFMA)
+#error "tensor_core_amd: 16-bit inputs are wired for gfx11 (WMMA) only so far"
+#endif
+#if IN16
+typedef ushort ta_in;      /* the kernel's A and B elements */
+#else
+typedef float ta_in;
 #endif
 
 #ifdef TA_MFMA
@@ -169,9 +189,31 @@ inline void ta_load_tiles(__local float *As, __local float *Bs,
 #define TA_BS_SIZE (BN * TA_KS)
 typedef half ta_elem;
 
+#if IN16
+/* Four 16-bit values (8-byte aligned: offsets and lds are multiples of 8), stored as they
+ * are (zero is 0x0000 in f16 and bf16 alike). */
+inline ushort4 ta_load4h(__global const ushort *p, const int valid, const bool guarded)
+{
+    if (!guarded || valid >= 4)
+        return vload4(0, p);
+    return (ushort4)(valid > 0 ? p[0] : (ushort)0, valid > 1 ? p[1] : (ushort)0,
+                     valid > 2 ? p[2] : (ushort)0, (ushort)0);
+}
+#define TA_VEC4 ushort4
+#define TA_LOAD4(p, valid, guarded) ta_load4h((p), (valid), (guarded))
+#define TA_STORE4(v, dst) vstore4((v), 0, (__local ushort *)(dst))
+#define TA_STORE1(x, dst) (*(__local ushort *)(dst) = (x))
+#else
+/* fp32 inputs are rounded to fp16 on the way. */
+#define TA_VEC4 float4
+#define TA_LOAD4(p, valid, guarded) ta_load4((p), (valid), (guarded))
+#define TA_STORE4(v, dst) vstore_half4_rte((v), 0, (dst))
+#define TA_STORE1(x, dst) vstore_half_rte((x), 0, (dst))
+#endif
+
 inline void ta_load_tiles(__local half *As, __local half *Bs,
-                          __global const float *A, const int lda,
-                          __global const float *B, const int ldb,
+                          __global const ta_in *A, const int lda,
+                          __global const ta_in *B, const int ldb,
                           const int rows_left, const int cols_left, const int k_left,
                           const int tid, const bool guarded)
 {
@@ -179,26 +221,26 @@ inline void ta_load_tiles(__local half *As, __local half *Bs,
     for (int i = 0; i < BM * BK / 4 / TA_THREADS; ++i) {
         const int e = tid + i * TA_THREADS;
         const int r = e / (BK / 4), k = (e % (BK / 4)) * 4;
-        const float4 v = ta_load4(A + r * lda + k, r < rows_left ? k_left - k : 0, guarded);
-        vstore_half4_rte(v, 0, As + r * TA_KS + k);
+        TA_STORE4(TA_LOAD4(A + r * lda + k, r < rows_left ? k_left - k : 0, guarded),
+                  As + r * TA_KS + k);
     }
 #pragma unroll
     for (int i = 0; i < BK * BN / 4 / TA_THREADS; ++i) {
         const int e = tid + i * TA_THREADS;
         const int k = e / (BN / 4), c = (e % (BN / 4)) * 4;
-        const float4 v = ta_load4(B + k * ldb + c, k < k_left ? cols_left - c : 0, guarded);
-        vstore_half_rte(v.x, 0, Bs + (c + 0) * TA_KS + k);
-        vstore_half_rte(v.y, 0, Bs + (c + 1) * TA_KS + k);
-        vstore_half_rte(v.z, 0, Bs + (c + 2) * TA_KS + k);
-        vstore_half_rte(v.w, 0, Bs + (c + 3) * TA_KS + k);
+        const TA_VEC4 v = TA_LOAD4(B + k * ldb + c, k < k_left ? cols_left - c : 0, guarded);
+        TA_STORE1(v.x, Bs + (c + 0) * TA_KS + k);
+        TA_STORE1(v.y, Bs + (c + 1) * TA_KS + k);
+        TA_STORE1(v.z, Bs + (c + 2) * TA_KS + k);
+        TA_STORE1(v.w, Bs + (c + 3) * TA_KS + k);
     }
 }
 #endif
 
 __kernel __attribute__((reqd_work_group_size(TA_TX, TA_TY, 1)))
 void gemm_tensor_core(const int M, const int N, const int K, const float alpha,
-                      __global const float *restrict A, const int offA, const int lda,
-                      __global const float *restrict B, const int offB, const int ldb,
+                      __global const ta_in *restrict A, const int offA, const int lda,
+                      __global const ta_in *restrict B, const int offB, const int ldb,
                       const float beta,
                       __global float *restrict C, const int offC, const int ldc)
 {
@@ -270,19 +312,26 @@ void gemm_tensor_core(const int M, const int N, const int K, const float alpha,
         const int li = lane % 16;
 #pragma unroll
         for (int kk = 0; kk < BK; kk += 16) {
+#if IN16 && BF16   /* bf16 bits, read as short16 */
+            short16 a[TA_FM], b[TA_FN];
+#define TA_FRAG(p) as_short16(vload16(0, (__local const ushort *)(p)))
+#define TA_WMMA __builtin_amdgcn_wmma_f32_16x16x16_bf16_w32
+#else
             half16 a[TA_FM], b[TA_FN];
+#define TA_FRAG(p) vload16(0, (p))
+#define TA_WMMA __builtin_amdgcn_wmma_f32_16x16x16_f16_w32
+#endif
 #pragma unroll
             for (int i = 0; i < TA_FM; ++i)
-                a[i] = vload16(0, As + (wm0 + 16 * i + li) * TA_KS + kk);
+                a[i] = TA_FRAG(As + (wm0 + 16 * i + li) * TA_KS + kk);
 #pragma unroll
             for (int j = 0; j < TA_FN; ++j)
-                b[j] = vload16(0, Bs + (wn0 + 16 * j + li) * TA_KS + kk);
+                b[j] = TA_FRAG(Bs + (wn0 + 16 * j + li) * TA_KS + kk);
 #pragma unroll
             for (int i = 0; i < TA_FM; ++i)
 #pragma unroll
                 for (int j = 0; j < TA_FN; ++j)
-                    acc[i][j] = __builtin_amdgcn_wmma_f32_16x16x16_f16_w32(a[i], b[j],
-                                                                          acc[i][j]);
+                    acc[i][j] = TA_WMMA(a[i], b[j], acc[i][j]);
         }
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);

@@ -202,15 +202,26 @@ int backend_choose_16bit(const device_info *dev, const algo_def *algo, int dtype
         out->defaults = "BM=128 BN=128 BK=32 TM=16 TN=4";
         return 0;
     }
+    /* AMD RDNA 3 (gfx11): the WMMA kernel with its inputs staged as they are; compile-tested
+     * with clang-15 for gfx1100.  CDNA's MFMA kernel reads fp32 only so far. */
+    if (is_amd_matrix_gpu(dev) && strncmp(dev->name, "gfx11", 5) == 0 && !emulation_requested()) {
+        out->file = AMD_FILE;
+        out->kernel = "gemm_tensor_core";
+        out->name = "amd wmma";
+        out->options = bf16 ? "-cl-std=CL2.0 -DIN16=1 -DBF16=1" : "-cl-std=CL2.0 -DIN16=1 -DBF16=0";
+        out->defaults = "BM=64 BN=64 BK=32 TM=4 TN=4";
+        return 0;
+    }
     if (emulation_requested()) {
         out->name = "emulated mma.sync";
         out->options = bf16 ? "-cl-std=CL1.2 -DBF16=1 -DCLGEMM_EMULATE_MMA=1"
                             : "-cl-std=CL1.2 -DBF16=0 -DCLGEMM_EMULATE_MMA=1";
         return 0;
     }
-    /* AMD's WMMA takes f16 too, but its file reads fp32 operands: not wired yet. */
-    err_set(e, "16-bit inputs need NVIDIA sm_80+ (mma.sync m16n8k16) or Intel "
-               "cl_intel_subgroup_matrix_multiply_accumulate so far "
+    /* CDNA's MFMA has f16 and bf16 forms too (32x32x8), with their own fragment layout: not
+     * written yet. */
+    err_set(e, "16-bit inputs need NVIDIA sm_80+ (mma.sync m16n8k16), Intel "
+               "cl_intel_subgroup_matrix_multiply_accumulate or AMD gfx11 (WMMA) so far "
                "(CLGEMM_EMULATE_MATRIX=1 emulates it, slowly)");
     return -1;
 }

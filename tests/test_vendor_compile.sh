@@ -4,7 +4,8 @@
 #                            and pvc (subgroup 16), fp32 and 16-bit (f16, bf16) inputs,
 #                            checking that DPAS is emitted;
 #   cl/tensor_core_amd.cl    with clang-15 for gfx90a and gfx942 (gfx940 where clang-15
-#                            predates gfx942), checking for v_mfma, and gfx1100 for v_wmma.
+#                            predates gfx942), checking for v_mfma, and gfx1100 for v_wmma
+#                            (fp32 inputs, and f16 / bf16 inputs with the matching WMMA).
 # Like the host, it pastes cl/common.h over the `#include "common.h"` line first.
 #
 # Usage: tests/test_vendor_compile.sh SOURCE_DIR     (the project root, or its cl/)
@@ -105,17 +106,22 @@ if have_tool "$OCLOC" intel-opencl-icd; then
     paste_common "$CL_DIR/tensor_core_intel.cl" "$WORK/tensor_core_intel.cl"
     intel_compile dg2 "-DSG=8"    # Xe-HPG (Arc A-series, Flex): 8-wide DPAS subgroups
     intel_compile pvc "-DSG=16"   # Xe-HPC (Data Center GPU Max): 16-wide
-    # --dtype f16 / bf16: 16-bit inputs staged as they are, f16 and bf16 DPAS
-    intel_compile dg2 "-DSG=8 -DIN16=1 -DBF16=0" hf
-    intel_compile dg2 "-DSG=8 -DIN16=1 -DBF16=1" bf
-    intel_compile pvc "-DSG=16 -DIN16=1 -DBF16=1" bf
+    # --dtype f16 / bf16: 16-bit inputs staged as they are, f16 and bf16 DPAS, with the tile
+    # host/backend.c gives them
+    t16="-DBM=128 -DBN=128 -DBK=32 -DTM=16 -DTN=4"
+    intel_compile dg2 "-DSG=8 -DIN16=1 -DBF16=0 $t16" hf
+    intel_compile dg2 "-DSG=8 -DIN16=1 -DBF16=1 $t16" bf
+    intel_compile pvc "-DSG=16 -DIN16=1 -DBF16=1 $t16" bf
 fi
 
 # ---- AMD: clang-15 + llvm-objdump-15 -----------------------------------------------------
-amd_compile() { # MCPU PATTERN
-    local cpu=$1 pattern=$2 obj="$WORK/amd-$1.o"
+amd_runs=0
+amd_compile() { # MCPU PATTERN [EXTRA_OPTIONS]
+    amd_runs=$((amd_runs + 1))
+    local cpu=$1 pattern=$2 extra=${3:-} obj="$WORK/amd-$1-$amd_runs.o"
+    # shellcheck disable=SC2206  # the extra options are words
     local cmd=("$CLANG" -x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu="$cpu" -nogpulib
-               -O3 -c "$WORK/tensor_core_amd.cl" -o "$obj")
+               -O3 $extra -c "$WORK/tensor_core_amd.cl" -o "$obj")
     echo "  \$ ${cmd[*]}"
     if ! "${cmd[@]}" > "$obj.log" 2>&1; then
         fail "amd $cpu: clang compile failed:"
@@ -131,7 +137,7 @@ amd_compile() { # MCPU PATTERN
     n=$(grep -c "$pattern" "$obj.s" || true)
     insn=$(grep -o "${pattern}[a-z0-9_]*" "$obj.s" | sort -u | tr '\n' ' ')
     if [ "${n:-0}" -gt 0 ]; then
-        pass "amd $cpu: $n matrix instructions in the object ($insn)"
+        pass "amd $cpu${extra:+ ($extra)}: $n matrix instructions in the object ($insn)"
     else
         fail "amd $cpu: compiled, but no $pattern instruction in the object"
     fi
@@ -153,6 +159,10 @@ if [ $have_clang = 1 ] && [ $have_objdump = 1 ]; then
         amd_compile gfx940 v_mfma
     fi
     amd_compile gfx1100 v_wmma           # RDNA3 (wave32, WMMA f16)
+    # --dtype f16 / bf16 on RDNA3: 16-bit inputs staged as they are, f16 and bf16 WMMA
+    t16="-DBM=64 -DBN=64 -DBK=32 -DTM=4 -DTN=4"   # host/backend.c's tile for them
+    amd_compile gfx1100 v_wmma_f32_16x16x16_f16 "-DIN16=1 -DBF16=0 $t16"
+    amd_compile gfx1100 v_wmma_f32_16x16x16_bf16 "-DIN16=1 -DBF16=1 $t16"
 fi
 
 echo "$passed passed, $failed failed"
