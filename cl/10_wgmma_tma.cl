@@ -57,6 +57,8 @@
  *   BK       the K slice: 16, 32 or 64
  *   WGN      the N of one wgmma (64, 128 or 256)
  *   STAGES   K slices resident in local memory (2 .. 8)
+ *   INFLIGHT slices whose wgmmas may still run when a consumer waits for the next (1 .. 3,
+ *            below STAGES): a deeper queue of wgmmas over the waits for bytes
  *   THREADS  the work-group: 128 per consumer warpgroup + 32 (the producer warp)
  *   BF16     0: f16 inputs, 1: bf16 inputs
  *   GM       blocks of C are handed out in bands of GM block rows, column by column within
@@ -83,6 +85,9 @@
 #ifndef STAGES
 #define STAGES 4
 #endif
+#ifndef INFLIGHT
+#define INFLIGHT 1
+#endif
 #ifndef BF16
 #define BF16 0
 #endif
@@ -106,6 +111,9 @@
 #endif
 #if BK != 16 && BK != 32 && BK != 64
 #error "gemm_wgmma_tma: BK must be 16, 32 or 64"
+#endif
+#if INFLIGHT < 1 || INFLIGHT > 3 || INFLIGHT >= STAGES
+#error "gemm_wgmma_tma: INFLIGHT must be 1 .. 3 and below STAGES"
 #endif
 #if BN % 64 != 0 || BN % WGN != 0 || (WGN != 64 && WGN != 128 && WGN != 256)
 #error "gemm_wgmma_tma: WGN must be 64, 128 or 256 and BN a multiple of 64 and of WGN"
@@ -258,10 +266,11 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
         const int s = i % STAGES;
         TMA_WAIT(full0 + 8u * s, (uint)((i / STAGES) & 1));
         TMA_SLICE_MMA(wgmma_base_ + (uint)(s * STAGE_BYTES));
-        /* At most this slice's wgmmas still run: the previous slice's slot is free. */
-        WGMMA_WAIT(1);
-        if (i > 0 && lane == 0)
-            TMA_ARRIVE(empty0 + 8u * (uint)((i - 1) % STAGES));
+        /* At most the wgmmas of this slice and of the INFLIGHT - 1 before it still run:
+         * slice i - INFLIGHT's slot is free. */
+        WGMMA_WAIT(INFLIGHT);
+        if (i >= INFLIGHT && lane == 0)
+            TMA_ARRIVE(empty0 + 8u * (uint)((i - INFLIGHT) % STAGES));
     }
     WGMMA_WAIT(0);
 #else

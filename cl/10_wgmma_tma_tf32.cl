@@ -27,13 +27,40 @@
  * the swizzle spread the four k rows a warp reads over different banks.
  *
  * The fragment registers are read by the tensor core after the wgmma is issued, so the next
- * slice's fragments go to a second set (the loop is unrolled by two), loaded while this
- * slice's wgmmas run: the set of slice i is rewritten only after the wait that follows slice
- * i + 1's issue, which is when slice i's wgmmas are known to be done.
+ * slice's fragments go to another set, loaded while this slice's wgmmas run.  With INFLIGHT
+ * = n, the wait after slice i's issue lets slices i - n + 1 .. i run on, and n + 1 sets
+ * rotate (the loop is unrolled by n + 1): the set of slice i is rewritten only after the wait
+ * that follows slice i + n's issue, which is when slice i's wgmmas are known to be done.
+ * Between two issues the work-items wait for their bytes, load fragments (and with SPLIT
+ * split A's box); a deeper queue of wgmmas hides that longer.
  *
  * Emulation (CLGEMM_EMULATE_WGMMA): copies as in 10_wgmma_tma.cl; each work-item puts its
  * fragment where the layout above says it belongs in a local scratch array, and the
  * emulated wgmma reads the first operand from there and the second through its descriptor.
+ *
+ * SPLIT = 1, tf32x3 (fp32-level accuracy, as SPLIT in 08_tensor_core.cl): every value is
+ * hi + lo, hi = tf32(x) and lo = tf32(x - hi), and a*b ~ a_lo*b_hi + a_hi*b_lo + a_hi*b_hi:
+ * three wgmmas per k8 step.  B^T's fragments split in registers.  A^T is read by the tensor
+ * core from local memory, so its split has to be there: once a slice's box has landed, it is
+ * rounded to tf32 in place and the residuals go into a second box of the same layout beside
+ * it (the split is elementwise, so the swizzle does not matter).  Those generic writes are
+ * fenced against the tensor core's async proxy before anyone issues a wgmma on them.  The
+ * residual box lives in the slot, so the full/empty ring already guards it: whoever writes
+ * slot s has seen every consumer give up s's previous slice.  ROUNDA = 1 does the rounding
+ * alone, for TF32 with A rounded rather than truncated.
+ *
+ * The consumers rewrite the box themselves, 16 bytes each, and meet at a named barrier before
+ * its wgmmas: a stall every slice in the loop that feeds the tensor core (ROUNDA costs TF32 a
+ * seventh of its speed).  A splitter warp of its own, waiting on the full barrier and
+ * announcing the rewritten box on a barrier of its own, was slower still on the H100 (tf32x3
+ * 44 against 59 TFLOP/s, TF32 with ROUNDA 111 against 161): one warp cannot keep up.
+ *
+ * PROMOTE = P (8 by default with SPLIT): the tensor core's own additions do not round to
+ * nearest, and over a long K that drift is 16 times fp32's error (measured with step 8).  So
+ * the products of P slices in a row (a chain) go into a second accumulator set that starts
+ * from zero (wgmma's scale-d = 0), and once the chain is done that set is added to the fp32
+ * accumulators with ordinary adds.  The chain's end has to wait for all its wgmmas: a bubble
+ * in this group's tensor work every P slices, which other groups on the SM fill.
  *
  * Measured on an NVIDIA H100 (OpenCL, driver 580.159.04, 2026-11-22), 4096^3 / 8192^3:
  *   defaults (128 x 64, BK 16, three slots; 106 registers, three groups per SM)  165 / 166
@@ -50,6 +77,12 @@
  *   STAGES   K slices resident in local memory (2 .. 8)
  *   THREADS  128 per consumer warpgroup + 32 (the producer warp)
  *   GM       bands of GM block rows, as in 10_wgmma_tma.cl
+ *   SPLIT    0: TF32; 1: tf32x3 (three wgmmas per k8 step, fp32-level accuracy)
+ *   ROUNDA   1: A's box rounded to tf32 in local memory (as SPLIT does) rather than
+ *            truncated by the tensor core: half the error of A's side (default: SPLIT)
+ *   INFLIGHT slices whose wgmmas may still run when the next one is issued (1 .. 3)
+ *   PROMOTE  P > 0: chains of P slices summed from zero, then added in fp32 (default: 8 with
+ *            SPLIT, else 0)
  */
 #ifndef BM
 #define BM 128
@@ -69,13 +102,28 @@
 #ifndef THREADS
 #define THREADS (BN / 64 * 128 + 32)
 #endif
+#ifndef SPLIT
+#define SPLIT 0
+#endif
+#ifndef ROUNDA
+#define ROUNDA SPLIT
+#endif
+#define TF32_PASS (SPLIT || ROUNDA) /* the consumers rewrite A's box before its wgmmas */
+#ifndef PROMOTE
+#define PROMOTE (8 * SPLIT)
+#endif
+#ifndef INFLIGHT
+#define INFLIGHT 1
+#endif
 
 #define CONSUMERS (BN / 64)
 #define SWZA (4 * BK)                      /* bytes per row of A's box = its swizzle */
 #define A_BYTES (BM * BK * 4)
 #define B_PANEL (BK * 128)                 /* one box of B: BK rows x 32 values */
 #define B_BYTES (BN / 32 * B_PANEL)
-#define STAGE_BYTES (A_BYTES + B_BYTES)
+#define LO_BYTES (SPLIT * A_BYTES)         /* A's residuals (SPLIT), beside its box */
+#define B_OFF (A_BYTES + LO_BYTES)
+#define STAGE_BYTES (B_OFF + B_BYTES)
 #define KSTEPS (BK / 8)
 
 #if BM != 64 && BM != 128 && BM != 256
@@ -93,8 +141,20 @@
 #if STAGES < 2 || STAGES > 8
 #error "gemm_wgmma_tma_tf32: STAGES must be 2 .. 8"
 #endif
+#if SPLIT != 0 && SPLIT != 1
+#error "gemm_wgmma_tma_tf32: SPLIT must be 0 (TF32) or 1 (tf32x3)"
+#endif
+#if ROUNDA != SPLIT && ROUNDA != 1
+#error "gemm_wgmma_tma_tf32: ROUNDA must be 0 or 1, and 1 with SPLIT"
+#endif
+#if INFLIGHT < 1 || INFLIGHT > 3 || INFLIGHT >= STAGES
+#error "gemm_wgmma_tma_tf32: INFLIGHT must be 1 .. 3 and below STAGES"
+#endif
+#if PROMOTE < 0 || PROMOTE > 64
+#error "gemm_wgmma_tma_tf32: PROMOTE must be 0 .. 64 slices"
+#endif
 #if STAGES * STAGE_BYTES + 16 * STAGES > 49136
-#error "gemm_wgmma_tma_tf32: STAGES slices of A and B exceed the 48 KiB of local memory"
+#error "gemm_wgmma_tma_tf32: STAGES slots (A, its residuals with SPLIT, B) exceed 48 KiB"
 #endif
 
 /* fp32 to tf32, to nearest with ties away from zero (what cvt.rna does). */
@@ -147,15 +207,75 @@ __kernel void wgmma_tma_set_maps(__global uchar *maps, __global const float *A, 
 #endif
 }
 
-/* The four tf32 values of this work-item's B^T fragment for the k8 step at kk of the slice
- * whose B region starts at byte bregion of the arena. */
+/* This work-item's B^T fragment for the k8 step at kk of the slice whose B region starts at
+ * byte bregion of the arena: four tf32 values in f[0..3] and, with SPLIT, their residuals in
+ * f[4..7]. */
 #define TF32_FRAGMENT(f, bregion, kk)                                                     \
     do {                                                                                  \
         __local const uchar *const b_ = wgmma_arena_w_ + (bregion);                       \
-        (f)[0] = tf32_rna(*(__local const float *)(b_ + tf32_b_at((kk) + t, n0)));        \
-        (f)[1] = tf32_rna(*(__local const float *)(b_ + tf32_b_at((kk) + t, n0 + 8)));    \
-        (f)[2] = tf32_rna(*(__local const float *)(b_ + tf32_b_at((kk) + t + 4, n0)));    \
-        (f)[3] = tf32_rna(*(__local const float *)(b_ + tf32_b_at((kk) + t + 4, n0 + 8))); \
+        const float v_[4] = {                                                             \
+            *(__local const float *)(b_ + tf32_b_at((kk) + t, n0)),                       \
+            *(__local const float *)(b_ + tf32_b_at((kk) + t, n0 + 8)),                   \
+            *(__local const float *)(b_ + tf32_b_at((kk) + t + 4, n0)),                   \
+            *(__local const float *)(b_ + tf32_b_at((kk) + t + 4, n0 + 8)) };             \
+        _Pragma("unroll") for (int q_ = 0; q_ < 4; ++q_) {                                \
+            (f)[q_] = tf32_rna(v_[q_]);                                                   \
+            if (SPLIT)                                                                    \
+                (f)[4 * SPLIT + q_] = tf32_rna(v_[q_] - as_float((f)[q_]));               \
+        }                                                                                 \
+    } while (0)
+
+/* Slot `box` (A's box, its residual box A_BYTES later): every value rounded to tf32 in place,
+ * the residual beside it.  Shared by n work-items; 16 bytes each, whatever the swizzle. */
+inline void tf32_split_box(__local float4 *box, const int id, const int n)
+{
+    for (int j = id; j < A_BYTES / 16; j += n) {
+        const float4 v = box[j];
+        const float4 hi = (float4)(as_float(tf32_rna(v.x)), as_float(tf32_rna(v.y)),
+                                   as_float(tf32_rna(v.z)), as_float(tf32_rna(v.w)));
+        const float4 r = v - hi;
+        box[j] = hi;
+        if (SPLIT)
+            box[A_BYTES / 16 + j] = (float4)(as_float(tf32_rna(r.x)), as_float(tf32_rna(r.y)),
+                                         as_float(tf32_rna(r.z)), as_float(tf32_rna(r.w)));
+    }
+}
+
+#if CLGEMM_EMULATE_WGMMA
+/* One emulated m64nBMk8: the first operand gathered in sc (this warp's 16 rows, BK floats
+ * apart), the second through its descriptor, into this work-item's part of d. */
+inline void tf32_emu_mma(float *d, __local const float *sc, const ulong desc,
+                         __local const uchar *arena, const int g, const int t)
+{
+    for (int c = 0; c < BM / 8; ++c)
+        for (int h = 0; h < 2; ++h) {
+            const int col = 8 * c + 2 * t + h;
+            float lo = d[4 * c + h], hi = d[4 * c + 2 + h];
+            for (int kk = 0; kk < 8; ++kk) {
+                const float b = wgmma_emu_operand(arena, desc, col, kk);
+                lo += sc[g * BK + kk] * b;
+                hi += sc[(g + 8) * BK + kk] * b;
+            }
+            d[4 * c + h] = lo;
+            d[4 * c + 2 + h] = hi;
+        }
+}
+#else
+/* The consumer warpgroups' own barrier (named barrier 1; the producer warp is not in it). */
+#define TF32_CONSUMERS_MEET() \
+    asm volatile("bar.sync 1, %0;" ::"r"(CONSUMERS * WGMMA_THREADS) : "memory")
+#endif
+
+/* The k8 step at kk of the slot at byte address base, into d, the small products first:
+ * b_lo a_hi and b_hi a_lo (SPLIT), then b_hi a_hi.  `first` (an int) opens a chain: d's old
+ * values are ignored (wgmma's scale-d). */
+#define TF32_STEP(d, f, base, kk, first)                                                  \
+    do {                                                                                  \
+        if (SPLIT) {                                                                      \
+            WGMMA_M64K8_TF32_RA_S(BM, d, (f) + 4 * SPLIT, TF32_DESC_A(base, kk), !(first)); \
+            WGMMA_M64K8_TF32_RA_S(BM, d, (f), TF32_DESC_A((base) + A_BYTES, kk), 1);      \
+        }                                                                                 \
+        WGMMA_M64K8_TF32_RA_S(BM, d, (f), TF32_DESC_A(base, kk), SPLIT || !(first));      \
     } while (0)
 
 /* The descriptor of A^T (K-major, swizzled at SWZA) for the k8 step at kk of the slice at
@@ -193,6 +313,11 @@ void gemm_wgmma_tma_tf32(const int M, const int N, const int K, const float alph
 #pragma unroll
     for (int q = 0; q < BM / 2; ++q)
         acc[q] = 0.0f;
+#if PROMOTE
+    float part[BM / 2]; /* the open chain's products (from zero at its first slice) */
+#else
+    float *const part = acc; /* unused */
+#endif
 
 #if !CLGEMM_EMULATE_TMA
     const uint full0 = TMA_LOCAL_ADDR(bars), empty0 = full0 + 8u * STAGES;
@@ -215,11 +340,11 @@ void gemm_wgmma_tma_tf32(const int M, const int N, const int K, const float alph
                     TMA_WAIT(empty0 + 8u * s, (uint)((i / STAGES - 1) & 1));
                 const uint full = full0 + 8u * s;
                 const uint dst = wgmma_base_ + (uint)(s * STAGE_BYTES);
-                TMA_EXPECT(full, STAGE_BYTES);
+                TMA_EXPECT(full, A_BYTES + B_BYTES);
                 TMA_LOAD_2D(dst, maps, i * BK, row0, full);
 #pragma unroll
                 for (int q = 0; q < BN / 32; ++q)
-                    TMA_LOAD_2D(dst + (uint)(A_BYTES + q * B_PANEL), maps + 128, col0 + 32 * q,
+                    TMA_LOAD_2D(dst + (uint)(B_OFF + q * B_PANEL), maps + 128, col0 + 32 * q,
                                 i * BK, full);
             }
         }
@@ -227,83 +352,124 @@ void gemm_wgmma_tma_tf32(const int M, const int N, const int K, const float alph
     }
 
     const int lane = tid % 32;
-    uint fa[KSTEPS][4], fb[KSTEPS][4]; /* fragments of even and of odd slices */
-    /* Wait for slice i's bytes and load its fragments into set f. */
+    uint frag[INFLIGHT + 1][KSTEPS][4 * (1 + SPLIT)]; /* set i % (INFLIGHT + 1): slice i's */
+    /* Wait for slice i's bytes (with SPLIT: split A's box, and meet the other consumers once
+     * all have; the fragment loads between the fence and the barrier) and load its fragments
+     * into set f. */
 #define TF32_LOAD(i, f)                                                                    \
     do {                                                                                   \
         const int s_ = (i) % STAGES;                                                       \
         TMA_WAIT(full0 + 8u * s_, (uint)(((i) / STAGES) & 1));                             \
+        if (TF32_PASS) {                                                                   \
+            tf32_split_box(arena4 + s_ * (STAGE_BYTES / 16), tid, CONSUMERS * WGMMA_THREADS); \
+            WGMMA_PROXY_FENCE();                                                           \
+        }                                                                                  \
         _Pragma("unroll") for (int k_ = 0; k_ < KSTEPS; ++k_)                              \
-            TF32_FRAGMENT(f[k_], s_ * STAGE_BYTES + A_BYTES, 8 * k_);                      \
+            TF32_FRAGMENT(f[k_], s_ * STAGE_BYTES + B_OFF, 8 * k_);                        \
+        if (TF32_PASS)                                                                     \
+            TF32_CONSUMERS_MEET();                                                         \
     } while (0)
-    /* Issue slice i's wgmmas on set f; wait until only they run, which frees the previous
-     * slice's slot (and its fragment set, for the load that follows). */
+    /* Issue slice i's wgmmas on set f; wait until only they and the INFLIGHT - 1 before them
+     * run, which frees slice i - INFLIGHT's slot and its fragment set (for the load that
+     * follows).  PROMOTE: the products
+     * go into `part`, from zero at a chain's first slice, and its last waits for all of them
+     * and adds them to the accumulators.  (Only that full wait lets ptxas see `part` settled:
+     * after a wait(1) it serialises every wgmma, measured with its C7514 warning.) */
 #define TF32_ISSUE(i, f)                                                                   \
     do {                                                                                   \
         WGMMA_FENCE();                                                                     \
         const uint base_ = wgmma_base_ + (uint)(((i) % STAGES) * STAGE_BYTES);             \
+        const bool open_ = PROMOTE && (i) % (PROMOTE + !PROMOTE) == 0;                     \
         _Pragma("unroll") for (int k_ = 0; k_ < KSTEPS; ++k_)                              \
-            WGMMA_M64K8_TF32_RA(BM, acc, f[k_], TF32_DESC_A(base_, 8 * k_));               \
+            TF32_STEP(TF32_D, f[k_], base_, 8 * k_, open_ && k_ == 0);                     \
         WGMMA_COMMIT();                                                                    \
-        WGMMA_WAIT(1);                                                                     \
-        if ((i) > 0 && lane == 0)                                                          \
-            TMA_ARRIVE(empty0 + 8u * (uint)(((i) - 1) % STAGES));                          \
+        if (PROMOTE && ((i) % (PROMOTE + !PROMOTE) == PROMOTE - 1 || (i) == slices - 1)) { \
+            WGMMA_WAIT(0);                                                                 \
+            TF32_ADD_PART();                                                               \
+        } else {                                                                           \
+            WGMMA_WAIT(INFLIGHT);                                                          \
+        }                                                                                  \
+        if ((i) >= INFLIGHT && lane == 0)                                                  \
+            TMA_ARRIVE(empty0 + 8u * (uint)(((i) - INFLIGHT) % STAGES));                   \
     } while (0)
-    /* The next slice's fragments load while this slice's wgmmas run. */
-    int i = 0;
-    if (slices > 0)
-        TF32_LOAD(0, fa);
-    for (; i + 1 < slices; i += 2) {
-        TF32_ISSUE(i, fa);
-        TF32_LOAD(i + 1, fb);
-        TF32_ISSUE(i + 1, fb);
-        if (i + 2 < slices)
-            TF32_LOAD(i + 2, fa);
+#if PROMOTE
+#define TF32_D part
+#define TF32_ADD_PART()                                                                    \
+    _Pragma("unroll") for (int q_ = 0; q_ < BM / 2; ++q_) {                                \
+        WGMMA_KEEP(part[q_]);                                                              \
+        acc[q_] += part[q_];                                                               \
     }
-    if (i < slices)
-        TF32_ISSUE(i, fa);
+#else
+#define TF32_D acc
+#define TF32_ADD_PART() ((void)0)
+#endif
+    /* Slice i + 1's fragments load while the wgmmas of slice i (and of the INFLIGHT - 1
+     * before it) run.  Unrolled by the number of fragment sets, so that each is named. */
+    int i = 0;
+    for (; i + INFLIGHT < slices; i += INFLIGHT + 1)
+#pragma unroll
+        for (int j = 0; j <= INFLIGHT; ++j) {
+            TF32_LOAD(i + j, frag[j]);
+            TF32_ISSUE(i + j, frag[j]);
+        }
+#pragma unroll
+    for (int j = 0; j < INFLIGHT; ++j)
+        if (i + j < slices) {
+            TF32_LOAD(i + j, frag[j]);
+            TF32_ISSUE(i + j, frag[j]);
+        }
     WGMMA_WAIT(0);
 #else
     /* The first operand as the tensor core would see it, gathered from every work-item's
-     * fragment registers: scratch[wg][row][k]. */
-    __local float scratch[CONSUMERS * 64 * BK];
+     * fragment registers: scratch[part][wg][row][k], part 1 the residuals (SPLIT). */
+#define TF32_SCRATCH (CONSUMERS * 64 * BK)
+    __local float scratch[(1 + SPLIT) * TF32_SCRATCH];
     for (int i = 0; i < slices; ++i) {
         const uint dst = (uint)((i % STAGES) * STAGE_BYTES);
         barrier(CLK_LOCAL_MEM_FENCE);
         tma_emu_load_2d_f32(wgmma_arena_w_, dst, A + offA, lda, M, K, i * BK, row0, BM, BK,
                             SWZA, tid, THREADS);
         for (int q = 0; q < BN / 32; ++q)
-            tma_emu_load_2d_f32(wgmma_arena_w_, dst + (uint)(A_BYTES + q * B_PANEL), B + offB,
+            tma_emu_load_2d_f32(wgmma_arena_w_, dst + (uint)(B_OFF + q * B_PANEL), B + offB,
                                 ldb, K, N, col0 + 32 * q, i * BK, BK, 32, 128u, tid, THREADS);
         barrier(CLK_LOCAL_MEM_FENCE);
+        if (TF32_PASS) {
+            tf32_split_box(arena4 + (i % STAGES) * (STAGE_BYTES / 16), tid, THREADS);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
         if (wg < CONSUMERS)
             for (int k = 0; k < KSTEPS; ++k) {
-                uint f[4];
-                TF32_FRAGMENT(f, dst + A_BYTES, 8 * k);
-                __local float *const sc = scratch + (wg * 64 + warp * 16) * BK + 8 * k;
-                sc[g * BK + t] = as_float(f[0]);
-                sc[(g + 8) * BK + t] = as_float(f[1]);
-                sc[g * BK + t + 4] = as_float(f[2]);
-                sc[(g + 8) * BK + t + 4] = as_float(f[3]);
+                uint f[4 * (1 + SPLIT)];
+                TF32_FRAGMENT(f, dst + B_OFF, 8 * k);
+                for (int part = 0; part <= SPLIT; ++part) {
+                    __local float *const sc =
+                        scratch + part * TF32_SCRATCH + (wg * 64 + warp * 16) * BK + 8 * k;
+                    sc[g * BK + t] = as_float(f[4 * part]);
+                    sc[(g + 8) * BK + t] = as_float(f[4 * part + 1]);
+                    sc[g * BK + t + 4] = as_float(f[4 * part + 2]);
+                    sc[(g + 8) * BK + t + 4] = as_float(f[4 * part + 3]);
+                }
             }
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (wg < CONSUMERS)
+        if (wg < CONSUMERS) {
+            if (PROMOTE && i % (PROMOTE + !PROMOTE) == 0)
+                for (int q = 0; q < BM / 2; ++q)
+                    part[q] = 0.0f;
+            float *const d = PROMOTE ? part : acc;
             for (int k = 0; k < KSTEPS; ++k) {
                 const ulong da = TF32_DESC_A(wgmma_base_ + dst, 8 * k);
                 __local const float *const sc = scratch + (wg * 64 + warp * 16) * BK + 8 * k;
-                for (int c = 0; c < BM / 8; ++c)
-                    for (int h = 0; h < 2; ++h) {
-                        const int col = 8 * c + 2 * t + h;
-                        float lo = acc[4 * c + h], hi = acc[4 * c + 2 + h];
-                        for (int kk = 0; kk < 8; ++kk) {
-                            const float b = wgmma_emu_operand(wgmma_arena_, da, col, kk);
-                            lo += sc[g * BK + kk] * b;
-                            hi += sc[(g + 8) * BK + kk] * b;
-                        }
-                        acc[4 * c + h] = lo;
-                        acc[4 * c + 2 + h] = hi;
-                    }
+                if (SPLIT) {
+                    tf32_emu_mma(d, sc + TF32_SCRATCH, da, wgmma_arena_, g, t);
+                    tf32_emu_mma(d, sc, TF32_DESC_A(wgmma_base_ + dst + A_BYTES, 8 * k),
+                                 wgmma_arena_, g, t);
+                }
+                tf32_emu_mma(d, sc, da, wgmma_arena_, g, t);
             }
+            if (PROMOTE && (i % (PROMOTE + !PROMOTE) == PROMOTE - 1 || i == slices - 1))
+                for (int q = 0; q < BM / 2; ++q)
+                    acc[q] += part[q];
+        }
     }
     if (wg == CONSUMERS)
         return;

@@ -432,17 +432,17 @@ inline void cpasync_emu(__local uchar *arena, const uint dst, __global const uch
  * A[16w + g][t + 4], A[16w + g + 8][t + 4].  B comes from local memory (K-major) through its
  * descriptor.  The registers are read asynchronously: they must keep their values until the
  * wgmma's group has been waited for (ptxas tracks this for wgmma operands). */
-#define WGMMA_RA_N64(d, a, db) \
+#define WGMMA_RA_N64(d, a, db, s) \
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n" \
     "// @sm90a wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {" \
     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31" \
     "}, {%32, %33, %34, %35}, %36, p, 1, 1;\n}" \
     : WGMMA_D32(d, 0) \
-    : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "l"(db), "r"(1) \
+    : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "l"(db), "r"(s) \
     : "memory")
 
-#define WGMMA_RA_N128(d, a, db) \
+#define WGMMA_RA_N128(d, a, db, s) \
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n" \
     "// @sm90a wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {" \
     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
@@ -451,10 +451,10 @@ inline void cpasync_emu(__local uchar *arena, const uint dst, __global const uch
     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63" \
     "}, {%64, %65, %66, %67}, %68, p, 1, 1;\n}" \
     : WGMMA_D64(d, 0) \
-    : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "l"(db), "r"(1) \
+    : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "l"(db), "r"(s) \
     : "memory")
 
-#define WGMMA_RA_N256(d, a, db) \
+#define WGMMA_RA_N256(d, a, db, s) \
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\n" \
     "// @sm90a wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {" \
     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
@@ -467,9 +467,11 @@ inline void cpasync_emu(__local uchar *arena, const uint dst, __global const uch
     "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127" \
     "}, {%128, %129, %130, %131}, %132, p, 1, 1;\n}" \
     : WGMMA_D128(d, 0) \
-    : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "l"(db), "r"(1) \
+    : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "l"(db), "r"(s) \
     : "memory")
-#define WGMMA_M64K8_TF32_RA(N, d, a, desc_b) WGMMA_CAT(WGMMA_RA_N, N)(d, a, desc_b)
+/* ..._S: scale-d as an int (0: D = A*B, the accumulators' old values ignored; else D += A*B). */
+#define WGMMA_M64K8_TF32_RA_S(N, d, a, desc_b, s) WGMMA_CAT(WGMMA_RA_N, N)(d, a, desc_b, (s))
+#define WGMMA_M64K8_TF32_RA(N, d, a, desc_b) WGMMA_M64K8_TF32_RA_S(N, d, a, desc_b, 1)
 
 #endif
 

@@ -33,10 +33,16 @@ static const algo_def registry[] = {
     { { "wgmma", "Hopper warpgroup MMA: wgmma TF32 on operands in local memory (sm_90a)",
         "BM=64 BN=256 BK=8 WGN=256 STAGES=4 WAIT=1 ROUND=1 TM=8 TN=16", 4, "tf32" },
       "09_wgmma.cl", "gemm_wgmma", false, true },
-    /* fp32 data: TF32 as C^T = B^T A^T (B^T from registers); 16-bit data: backend.c's
-     * kernels16 row (10_wgmma_tma.cl). */
+    /* fp32 data: TF32 as C^T = B^T A^T (B^T from registers), two consumers on 128 x 128 with
+     * two slices in flight (185 / 179 TFLOP/s on the H100 at 4096^3 / 8192^3, 128 x 64 with
+     * BK 16: 165 / 163); 16-bit data: backend.c's kernels16 row (10_wgmma_tma.cl). */
     { { "wgmma_tma", "Hopper: TMA copies and mbarriers feed wgmma, one producer warp",
-        "BM=128 BN=64 BK=16 STAGES=3 THREADS=160 GM=16 TMA=1 TM=1 TN=1", 4, "tf32" },
+        "BM=128 BN=128 BK=8 STAGES=5 INFLIGHT=2 THREADS=288 GM=16 TMA=1 TM=1 TN=1", 4, "tf32" },
+      "10_wgmma_tma_tf32.cl", "gemm_wgmma_tma_tf32", false, true },
+    /* The same kernel with SPLIT=1: A's box split into tf32 and residual in local memory,
+     * B^T's fragments in registers, each slice's products promoted into fp32 sums. */
+    { { "wgmma_tma_tf32x3", "Hopper: wgmma_tma at fp32 accuracy: hi/lo TF32 split, three wgmmas",
+        "BM=128 BN=64 BK=8 STAGES=4 THREADS=160 GM=16 TMA=1 SPLIT=1 PROMOTE=8 TM=1 TN=1", 4, "tf32x3" },
       "10_wgmma_tma_tf32.cl", "gemm_wgmma_tma_tf32", false, true },
 };
 

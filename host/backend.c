@@ -68,7 +68,9 @@ static int choose_wgmma(const device_info *dev, backend_choice *out, errbuf *e)
 int backend_choose(const device_info *dev, const algo_def *algo, bool split, backend_choice *out,
                    errbuf *e)
 {
-    *out = (backend_choice){ algo->file, "opencl", algo->desc.precision, "-cl-std=CL1.2" };
+    /* SPLIT=1 makes any TF32 kernel tf32x3, whichever row asked for it. */
+    *out = (backend_choice){ algo->file, "opencl", split ? "tf32x3" : algo->desc.precision,
+                             "-cl-std=CL1.2" };
     if (!algo->matrix_units)
         return 0;
     if (strcmp(algo->file, WGMMA_FILE) == 0)
@@ -79,10 +81,6 @@ int backend_choose(const device_info *dev, const algo_def *algo, bool split, bac
         /* The real copies need tensor maps, which only libcuda encodes. */
         if (dev->nv_cc_major == 9 && !tensor_map_available(e))
             return -1;
-        if (split) {
-            err_set(e, "tf32x3 has no wgmma_tma kernel yet");
-            return -1;
-        }
         out->name = dev->nv_cc_major == 9 ? "nvidia wgmma+tma (sm_90a)" : "emulated wgmma+tma";
         return 0;
     }

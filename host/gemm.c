@@ -11,22 +11,28 @@
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
-/* tensor_core with 16-bit data on Hopper (compute capability 9.x) runs step 10's wgmma_tma
- * kernel, else step 9's wgmma, else its own mma.sync kernel: the order measured on the H100
- * (2026-11-22, 4096^3 / 8192^3, f16: 444 / 494, 306 / 320 and 262 / 257 TFLOP/s; bf16
- * likewise).  Only with its default parameters: explicit ones describe the mma.sync kernel,
- * which then runs.  A refused build (no sm_90a post-pass, no libcuda for the tensor maps)
- * falls to the next.  fp32 data (TF32) stays on mma.sync (133 TFLOP/s, tuned): wgmma_tma's
- * TF32 kernel is faster (165) but lets the tensor core truncate A, so its error is larger
- * (3.6e-5 against 2.2e-5 at 4096^3); it runs when named. */
-static const char *const hopper_16bit_order[] = { "wgmma_tma", "wgmma" };
+/* On Hopper (compute capability 9.x) the tensor-core rows run step 10's kernels when they are
+ * faster, measured on the H100 (driver 580, 2026-11-22, 4096^3 / 8192^3 TFLOP/s):
+ *   tensor_core, f16 / bf16 data: wgmma_tma 444 / 494, else step 9's wgmma 306 / 320, else
+ *       its own mma.sync 262 / 257;
+ *   tensor_core, fp32 data (TF32): wgmma_tma with A rounded to tf32 in local memory (ROUNDA,
+ *       the same error as mma.sync: 2.2e-5 at 4096^3) 161 / 161, against mma.sync 134 / 127;
+ *   tensor_core_tf32x3: wgmma_tma_tf32x3 59 / 61, against mma.sync 46 / 46.
+ * Only with the row's default parameters: explicit ones describe the mma.sync kernel, which
+ * then runs.  A refused build (no sm_90a post-pass, no libcuda for the tensor maps) falls to
+ * the next choice. */
+typedef struct hopper_choice {
+    const char *algorithm; /* the row asked for */
+    bool bits16;           /* for 16-bit data (else fp32) */
+    const char *runs, *overrides;
+} hopper_choice;
 
-static bool prefers_wgmma(const device_info *dev, const algo_def *algo, int dtype,
-                          const char *overrides)
-{
-    return dtype != 0 && dev->nv_cc_major == 9 && strcmp(algo->desc.name, "tensor_core") == 0 &&
-           (!overrides || !*overrides);
-}
+static const hopper_choice hopper_order[] = {
+    { "tensor_core", true, "wgmma_tma", NULL },
+    { "tensor_core", true, "wgmma", NULL },
+    { "tensor_core", false, "wgmma_tma", "ROUNDA=1" },
+    { "tensor_core_tf32x3", false, "wgmma_tma_tf32x3", NULL },
+};
 
 static plan_status plan_create(gemm_plan *plan, cl_context ctx, const device_info *dev,
                                const algo_def *algo, int dtype, const char *overrides,
@@ -36,20 +42,23 @@ plan_status gemm_plan_create(gemm_plan *plan, cl_context ctx, const device_info 
                              const algo_def *algo, int dtype, const char *overrides,
                              char **log, errbuf *e)
 {
-    if (prefers_wgmma(dev, algo, dtype, overrides)) {
-        for (size_t i = 0; i < sizeof hopper_16bit_order / sizeof hopper_16bit_order[0]; i++) {
-            const algo_def *hopper = algo_find(hopper_16bit_order[i]);
-            errbuf ignored = { "" };
-            char *wlog = NULL;
-            if (hopper &&
-                plan_create(plan, ctx, dev, hopper, dtype, NULL, &wlog, &ignored) == PLAN_OK) {
-                plan->algo = algo; /* reported as tensor_core; backend and params say what ran */
-                *log = NULL;
-                free(wlog);
-                return PLAN_OK;
-            }
+    bool defaults = !overrides || !*overrides;
+    for (size_t i = 0; defaults && dev->nv_cc_major == 9 &&
+                       i < sizeof hopper_order / sizeof hopper_order[0]; i++) {
+        const hopper_choice *h = &hopper_order[i];
+        if (strcmp(h->algorithm, algo->desc.name) != 0 || h->bits16 != (dtype != 0))
+            continue;
+        const algo_def *hopper = algo_find(h->runs);
+        errbuf ignored = { "" };
+        char *wlog = NULL;
+        if (hopper && plan_create(plan, ctx, dev, hopper, dtype, h->overrides, &wlog,
+                                  &ignored) == PLAN_OK) {
+            plan->algo = algo; /* reported as the row asked for; backend and params say what ran */
+            *log = NULL;
             free(wlog);
+            return PLAN_OK;
         }
+        free(wlog);
     }
     return plan_create(plan, ctx, dev, algo, dtype, overrides, log, e);
 }
