@@ -15,13 +15,17 @@ CLGEMM_TEST_DEVICE=nvidia timeout ${X3_TEST_TIMEOUT:-400} /tmp/b/tests/test_corr
     wgmma_tma wgmma_tma_tf32x3 tensor_core tensor_core_tf32x3 2>&1 | grep -v "^ok" | tail -8
 # Besides the rows (tensor_core and tensor_core_tf32x3 run step 10 on sm_90): step 8's
 # mma.sync kernels (explicit parameters: the tuned 64 x 64 warp tiles), wgmma_tma's previous
-# TF32 default, and tf32x3 without promotion (faster, 16 times the error).
+# TF32 default, ROUNDA with two slices in flight, no slice in flight without ROUNDA, and tf32x3
+# without promotion (faster, 16 times the error) and with chains of 4 slices.
 V=${X3_VARIANTS:-"tensor_core:WM=64,WN=64,TM=32,TN=4
 tensor_core_tf32x3:WM=64,WN=64,TM=32,TN=4
 wgmma_tma:BM=128,BN=64,BK=16,STAGES=3,INFLIGHT=1,THREADS=160
-wgmma_tma_tf32x3:PROMOTE=0"}
+wgmma_tma:ROUNDA=1
+wgmma_tma:INFLIGHT=0,STAGES=3
+wgmma_tma_tf32x3:PROMOTE=0
+wgmma_tma_tf32x3:PROMOTE=4"}
 echo "== registers"
-for v in wgmma_tma wgmma_tma:ROUNDA=1 wgmma_tma_tf32x3 $V; do
+for v in wgmma_tma wgmma_tma:ROUNDA=1,INFLIGHT=0,STAGES=3 wgmma_tma_tf32x3 $V; do
     echo "$v: $(CLGEMM_BUILD_OPTIONS=-cl-nv-verbose CLGEMM_SHOW_BUILD_LOG=1 CLGEMM_NO_CACHE=1 \
         timeout 60 $c --device nvidia --algo "$v" --no-baseline --size 256 --iters 1 \
         --warmup 0 2>&1 | grep -E "registers|spill|serializ" | grep -v "Used [0-9]* registers, used 0 barriers" \

@@ -57,7 +57,7 @@
  *   BK       the K slice: 16, 32 or 64
  *   WGN      the N of one wgmma (64, 128 or 256)
  *   STAGES   K slices resident in local memory (2 .. 8)
- *   INFLIGHT slices whose wgmmas may still run when a consumer waits for the next (1 .. 3,
+ *   INFLIGHT slices whose wgmmas may still run when a consumer waits for the next (0 .. 3,
  *            below STAGES): a deeper queue of wgmmas over the waits for bytes
  *   THREADS  the work-group: 128 per consumer warpgroup + 32 (the producer warp)
  *   BF16     0: f16 inputs, 1: bf16 inputs
@@ -112,8 +112,8 @@
 #if BK != 16 && BK != 32 && BK != 64
 #error "gemm_wgmma_tma: BK must be 16, 32 or 64"
 #endif
-#if INFLIGHT < 1 || INFLIGHT > 3 || INFLIGHT >= STAGES
-#error "gemm_wgmma_tma: INFLIGHT must be 1 .. 3 and below STAGES"
+#if INFLIGHT < 0 || INFLIGHT > 3 || INFLIGHT >= STAGES
+#error "gemm_wgmma_tma: INFLIGHT must be 0 .. 3 and below STAGES"
 #endif
 #if BN % 64 != 0 || BN % WGN != 0 || (WGN != 64 && WGN != 128 && WGN != 256)
 #error "gemm_wgmma_tma: WGN must be 64, 128 or 256 and BN a multiple of 64 and of WGN"

@@ -72,7 +72,7 @@
  *
  * Parameters (-D):
  *   BM       rows of C per block = the wgmma's N: 64, 128 or 256
- *   BN       columns of C per block: 64 per consumer warpgroup (64 or 128)
+ *   BN       columns of C per block: 64 per consumer warpgroup (64 .. 256)
  *   BK       the K slice: 8, 16 or 32
  *   STAGES   K slices resident in local memory (2 .. 8)
  *   THREADS  128 per consumer warpgroup + 32 (the producer warp)
@@ -80,7 +80,7 @@
  *   SPLIT    0: TF32; 1: tf32x3 (three wgmmas per k8 step, fp32-level accuracy)
  *   ROUNDA   1: A's box rounded to tf32 in local memory (as SPLIT does) rather than
  *            truncated by the tensor core: half the error of A's side (default: SPLIT)
- *   INFLIGHT slices whose wgmmas may still run when the next one is issued (1 .. 3)
+ *   INFLIGHT slices whose wgmmas may still run when the next one is issued (0 .. 3)
  *   PROMOTE  P > 0: chains of P slices summed from zero, then added in fp32 (default: 8 with
  *            SPLIT, else 0)
  */
@@ -129,8 +129,8 @@
 #if BM != 64 && BM != 128 && BM != 256
 #error "gemm_wgmma_tma_tf32: BM must be 64, 128 or 256"
 #endif
-#if BN != 64 && BN != 128
-#error "gemm_wgmma_tma_tf32: BN must be 64 or 128 (one or two consumer warpgroups)"
+#if BN != 64 && BN != 128 && BN != 192 && BN != 256
+#error "gemm_wgmma_tma_tf32: BN must be 64, 128, 192 or 256 (one to four consumer warpgroups)"
 #endif
 #if BK != 8 && BK != 16 && BK != 32
 #error "gemm_wgmma_tma_tf32: BK must be 8, 16 or 32"
@@ -147,8 +147,8 @@
 #if ROUNDA != SPLIT && ROUNDA != 1
 #error "gemm_wgmma_tma_tf32: ROUNDA must be 0 or 1, and 1 with SPLIT"
 #endif
-#if INFLIGHT < 1 || INFLIGHT > 3 || INFLIGHT >= STAGES
-#error "gemm_wgmma_tma_tf32: INFLIGHT must be 1 .. 3 and below STAGES"
+#if INFLIGHT < 0 || INFLIGHT > 3 || INFLIGHT >= STAGES
+#error "gemm_wgmma_tma_tf32: INFLIGHT must be 0 .. 3 and below STAGES"
 #endif
 #if PROMOTE < 0 || PROMOTE > 64
 #error "gemm_wgmma_tma_tf32: PROMOTE must be 0 .. 64 slices"

@@ -65,13 +65,14 @@ int main(int argc, char **argv)
         "wgmma_tma:BM=128,BN=128,BK=16,STAGES=2,THREADS=288,GM=3,INFLIGHT=1",
         "wgmma_tma:BM=64,BN=64,BK=32,STAGES=2,THREADS=160,INFLIGHT=1",
         /* tf32x3 on two consumers (both split A's box, then meet), chains of one 16-deep
-         * slice, and three slices in flight; TF32 with A rounded in local memory, and the
-         * 128 x 64 tile with one slice in flight. */
+         * slice, and three slices in flight; TF32 with A rounded in local memory, the
+         * 128 x 64 tile with one slice in flight, and three consumers. */
         "wgmma_tma_tf32x3:BM=64,BN=128,BK=8,STAGES=5,THREADS=288,GM=3",
         "wgmma_tma_tf32x3:BK=16,STAGES=2,PROMOTE=1",
         "wgmma_tma_tf32x3:STAGES=4,INFLIGHT=3,PROMOTE=3",
-        "wgmma_tma:ROUNDA=1,GM=5",
+        "wgmma_tma:ROUNDA=1,INFLIGHT=0,STAGES=3,GM=5",
         "wgmma_tma:BM=128,BN=64,BK=16,STAGES=3,INFLIGHT=1,THREADS=160",
+        "wgmma_tma:BM=64,BN=192,BK=8,STAGES=4,THREADS=416",
     };
     for (size_t v = 0; v < sizeof variants32 / sizeof variants32[0] && nalgos < 64; v++) {
         size_t base = strcspn(variants32[v], ":");

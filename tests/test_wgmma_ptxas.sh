@@ -60,7 +60,8 @@ for params in "" "-DWAIT=0" "-DBK=16 -DSTAGES=2 -DWAIT=0" \
         "tma32:" "tma32:-DBM=128 -DBN=128 -DBK=16 -DSTAGES=2" "tma32:-DBM=64 -DBK=32 -DSTAGES=2" \
         "tma32:-DSPLIT=1 -DBK=8 -DSTAGES=4" "tma32:-DSPLIT=1 -DBM=64 -DBN=128 -DBK=8 -DSTAGES=5" \
         "tma32:-DSPLIT=1 -DBK=16 -DSTAGES=2" "tma32:-DSPLIT=1 -DPROMOTE=0 -DBK=8 -DSTAGES=4" \
-        "tma32:-DSPLIT=1 -DBK=8 -DSTAGES=4 -DSPLITTER=0 -DTHREADS=160" "tma32:-DBM=128 -DBN=128 -DBK=8 -DSTAGES=5 -DROUNDA=1"; do
+        "tma32:-DSPLIT=1 -DBK=8 -DSTAGES=4 -DSPLITTER=0 -DTHREADS=160" "tma32:-DBM=128 -DBN=128 -DBK=8 -DSTAGES=3 -DROUNDA=1 -DINFLIGHT=0" \
+        "tma32:-DBM=128 -DBN=128 -DBK=8 -DSTAGES=5 -DINFLIGHT=2" "tma:-DBF16=1 -DINFLIGHT=0"; do
     # "f16:" entries are cl/09_wgmma_f16.cl (m64nNk16 on 16-bit operands), the others 09_wgmma.cl.
     file=09_wgmma.cl
     # "tma:" entries are cl/10_wgmma_tma.cl (TMA copies, mbarriers, producer warp).
