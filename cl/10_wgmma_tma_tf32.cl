@@ -62,13 +62,26 @@
  * accumulators with ordinary adds.  The chain's end has to wait for all its wgmmas: a bubble
  * in this group's tensor work every P slices, which other groups on the SM fill.
  *
- * Measured on an NVIDIA H100 (OpenCL, driver 580.159.04, 2026-11-22), 4096^3 / 8192^3:
- *   defaults (128 x 64, BK 16, three slots; 106 registers, three groups per SM)  165 / 166
- *   two consumers on 128 x 128, BK 8, five slots                                 159 / 164
- *   step 8 (mma.sync, tuned) 133 / 130; step 9 (wgmma, transposing copies) 94 / 87
- *   cuBLAS TF32 373 / 405 TFLOP/s
- * Larger tiles fit only shallow or thin slots in 48 KiB (a 128 x 128 tile: 8-deep slots,
- * one wgmma each), and the per-slot waits then dominate.
+ * Measured on an NVIDIA H100 (OpenCL, driver 580.159.04, 2026-11-22), 4096^3 / 8192^3 TFLOP/s
+ * (bench/results/2026-11-22_nvidia-h100/wgmma_tma/tf32x3/):
+ *   TF32, two consumers on 128 x 128, BK 8, five slots, two slices in flight (the registry's
+ *     wgmma_tma; 94 registers, two groups per SM)                                 186 / 179
+ *     the same with ROUNDA (error 2.2e-5 as mma.sync's, against 3.6e-5)           161 / 166
+ *     ROUNDA, no slice in flight (INFLIGHT=0), three slots (tensor_core's choice) 169 / 178
+ *     one consumer on 128 x 64, BK 16, three slots, one in flight                 167 / 162
+ *     four consumers on 128 x 256, or BM 256 (N = 256 wgmmas)                 74 - 88
+ *   tf32x3, 128 x 64, BK 8, four slots, chains of 8 slices (168 registers)   60 / 62, 2.8e-7
+ *     chains of 4 / no promotion                               59 / 61, 2.6e-7 / 73 / 75, 3.1e-6
+ *   step 8 (mma.sync, tuned): TF32 134 / 137, tf32x3 47 / 47 (2.7e-7)
+ *   cuBLAS TF32 384 / 411, fp32 51 / 51; warp_tiled (fp32 SIMT) 47 / 47 at 1.9e-7
+ * What limits it: 48 KiB of local memory hold only 8-deep slices of a 128 x 128 tile (or
+ * 16-deep of 128 x 64), so every slice, one or two wgmmas, pays a full barrier wait and
+ * fragment loads; wider tiles leave fewer groups per SM and ran slower.  Surprises, all
+ * measured: NVIDIA's ptxas serialises the default's wgmmas (warning C7515, the fragment
+ * registers) and it is the fastest; letting the first wgmma zero the accumulators removed the
+ * warning and fell to 126 / 131; more slices in flight help only with two consumers.  tf32x3
+ * needs A's residual box in each slot (10 KiB per 8-deep slot) and a second accumulator set
+ * (168 registers: two groups per SM), which caps it at a third of TF32.
  *
  * Parameters (-D):
  *   BM       rows of C per block = the wgmma's N: 64, 128 or 256
