@@ -38,17 +38,7 @@ for n in ${X3_SIZES:-4096 8192}; do
     for v in $V; do args+=(--algo "$v"); done
     timeout ${X3_TIMEOUT:-280} $c --device nvidia --size $n "${args[@]}" --format json --quiet \
         > "$out/tf32x3_$n.json" 2> "$out/err_$n.txt"
-    python3 - "$out/tf32x3_$n.json" <<'PY'
-import json, sys
-try:
-    d = json.load(open(sys.argv[1]))["results"][0]
-    for r in d["rows"]:
-        print(f'{d["N"]:>5} {r["algorithm"]:<62} {r.get("gflops") or 0:>10.0f} '
-              f'{r.get("vs_clblast") or 0:>6.2f}x {r["status"]} {r.get("error")} '
-              f'{r.get("precision", "")} {r.get("backend", "")}')
-except Exception as ex:
-    print(sys.argv[1], "FAILED", ex)
-PY
+    python3 bench/json_table.py "$out/tf32x3_$n.json"
 done
 echo "== cuBLAS (PyTorch) in the same command"
 for m in "" --tf32; do timeout 120 python3 bench/cublas_anchor.py $m ${X3_SIZES:-4096 8192}; done \
