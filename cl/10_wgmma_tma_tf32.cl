@@ -79,7 +79,8 @@
  * fragment loads; wider tiles leave fewer groups per SM and ran slower.  Surprises, all
  * measured: NVIDIA's ptxas serialises the default's wgmmas (warning C7515, the fragment
  * registers) and it is the fastest; letting the first wgmma zero the accumulators removed the
- * warning and fell to 126 / 131; more slices in flight help only with two consumers.  tf32x3
+ * warning and fell to 126 / 131; more slices in flight help only with two consumers; leaving
+ * B to the tensor core's truncation (no cvt.rna) gained 1% for 1.4 - 1.7 times the error.  tf32x3
  * needs A's residual box in each slot (10 KiB per 8-deep slot) and a second accumulator set
  * (168 registers: two groups per SM), which caps it at a third of TF32.
  *
