@@ -17,9 +17,10 @@ static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
  *       its own mma.sync 262 / 257;
  *   tensor_core, fp32 data (TF32): wgmma_tma with A rounded to tf32 in local memory (ROUNDA,
  *       the same error as mma.sync: 2.2e-5 at 4096^3), each slice's wgmmas waited for
- *       (INFLIGHT=0, faster with the rounding pass: 170 / 178 against 159 / 163 with two in
- *       flight), against mma.sync 134 / 128;
- *   tensor_core_tf32x3: wgmma_tma_tf32x3 59 / 61, against mma.sync 46 / 46.
+ *       (INFLIGHT=0, faster with the rounding pass: 169 / 178 against 161 / 166 with two in
+ *       flight), against mma.sync 134 / 137;
+ *   tensor_core_tf32x3: wgmma_tma_tf32x3 60 / 62, against mma.sync 47 / 47.
+ * (bench/results/2026-11-22_nvidia-h100/wgmma_tma/; an H200 gives the same order.)
  * Only with the row's default parameters: explicit ones describe the mma.sync kernel, which
  * then runs.  A refused build (no sm_90a post-pass, no libcuda for the tensor maps) falls to
  * the next choice. */
