@@ -126,6 +126,10 @@
 #ifndef PROMOTE
 #define PROMOTE (8 * SPLIT)
 #endif
+/* Whether slice i opens / closes a chain of PROMOTE slices (never without PROMOTE). */
+#define TF32_CHAIN_OPENS(i) (PROMOTE && (i) % (PROMOTE + !PROMOTE) == 0)
+#define TF32_CHAIN_CLOSES(i) \
+    (PROMOTE && ((i) % (PROMOTE + !PROMOTE) == PROMOTE - 1 || (i) == slices - 1))
 #ifndef INFLIGHT
 #define INFLIGHT 1
 #endif
@@ -261,18 +265,12 @@ inline void tf32_split_box(__local float4 *box, const int id, const int n)
 inline void tf32_emu_mma(float *d, __local const float *sc, const ulong desc,
                          __local const uchar *arena, const int g, const int t)
 {
-    for (int c = 0; c < BM / 8; ++c)
-        for (int h = 0; h < 2; ++h) {
-            const int col = 8 * c + 2 * t + h;
-            float lo = d[4 * c + h], hi = d[4 * c + 2 + h];
-            for (int kk = 0; kk < 8; ++kk) {
-                const float b = wgmma_emu_operand(arena, desc, col, kk);
-                lo += sc[g * BK + kk] * b;
-                hi += sc[(g + 8) * BK + kk] * b;
-            }
-            d[4 * c + h] = lo;
-            d[4 * c + 2 + h] = hi;
-        }
+    float a_lo[8], a_hi[8];
+    for (int k = 0; k < 8; ++k) {
+        a_lo[k] = sc[g * BK + k];
+        a_hi[k] = sc[(g + 8) * BK + k];
+    }
+    wgmma_emu_m64k8_tf32_rows(d, BM, a_lo, a_hi, desc, arena, t);
 }
 #else
 /* The consumer warpgroups' own barrier (named barrier 1; the producer warp is not in it). */
@@ -385,19 +383,18 @@ void gemm_wgmma_tma_tf32(const int M, const int N, const int K, const float alph
     } while (0)
     /* Issue slice i's wgmmas on set f; wait until only they and the INFLIGHT - 1 before them
      * run, which frees slice i - INFLIGHT's slot and its fragment set (for the load that
-     * follows).  PROMOTE: the products
-     * go into `part`, from zero at a chain's first slice, and its last waits for all of them
-     * and adds them to the accumulators.  (Only that full wait lets ptxas see `part` settled:
+     * follows).  PROMOTE: the products go into `part`, from zero at a chain's first slice,
+     * and its last waits for all of them and adds them to the accumulators.  (Only that full wait lets ptxas see `part` settled:
      * after a wait(1) it serialises every wgmma, measured with its C7514 warning.) */
 #define TF32_ISSUE(i, f)                                                                   \
     do {                                                                                   \
         WGMMA_FENCE();                                                                     \
         const uint base_ = wgmma_base_ + (uint)(((i) % STAGES) * STAGE_BYTES);             \
-        const bool open_ = PROMOTE && (i) % (PROMOTE + !PROMOTE) == 0;                     \
+        const bool open_ = TF32_CHAIN_OPENS(i);                                            \
         _Pragma("unroll") for (int k_ = 0; k_ < KSTEPS; ++k_)                              \
             TF32_STEP(TF32_D, f[k_], base_, 8 * k_, open_ && k_ == 0);                     \
         WGMMA_COMMIT();                                                                    \
-        if (PROMOTE && ((i) % (PROMOTE + !PROMOTE) == PROMOTE - 1 || (i) == slices - 1)) { \
+        if (TF32_CHAIN_CLOSES(i)) {                                                        \
             WGMMA_WAIT(0);                                                                 \
             TF32_ADD_PART();                                                               \
         } else {                                                                           \
@@ -466,7 +463,7 @@ void gemm_wgmma_tma_tf32(const int M, const int N, const int K, const float alph
             }
         barrier(CLK_LOCAL_MEM_FENCE);
         if (wg < CONSUMERS) {
-            if (PROMOTE && i % (PROMOTE + !PROMOTE) == 0)
+            if (TF32_CHAIN_OPENS(i))
                 for (int q = 0; q < BM / 2; ++q)
                     part[q] = 0.0f;
             float *const d = PROMOTE ? part : acc;
@@ -480,7 +477,7 @@ void gemm_wgmma_tma_tf32(const int M, const int N, const int K, const float alph
                 }
                 tf32_emu_mma(d, sc, da, wgmma_arena_, g, t);
             }
-            if (PROMOTE && (i % (PROMOTE + !PROMOTE) == PROMOTE - 1 || i == slices - 1))
+            if (TF32_CHAIN_CLOSES(i))
                 for (int q = 0; q < BM / 2; ++q)
                     acc[q] += part[q];
         }

@@ -175,16 +175,13 @@ inline float wgmma_emu_operand(__local const uchar *arena, const ulong desc, con
     return as_float(as_uint(*(__local const float *)(arena + byte)) & 0xffffe000u);
 }
 
-/* This work-item's part of one m64nNk8: its N/2 entries of D, updated in place. */
-inline void wgmma_emu_m64k8_tf32(float *d, const int n, const ulong desc_a, const ulong desc_b,
-                                 __local const uchar *arena, const int id)
+/* The D update of one m64nNk8 for the work-item with lane % 4 = t, given its two rows of A
+ * (a_lo: row 16w + g, a_hi: row 16w + g + 8, as tf32 values): its N/2 entries of D, updated
+ * in place.  Shared with kernels whose A comes from registers (10_wgmma_tma_tf32.cl). */
+inline void wgmma_emu_m64k8_tf32_rows(float *d, const int n, const float *a_lo,
+                                      const float *a_hi, const ulong desc_b,
+                                      __local const uchar *arena, const int t)
 {
-    const int w = id >> 5, g = (id & 31) >> 2, t = id & 3;
-    float a_lo[8], a_hi[8];   /* rows 16w + g and 16w + g + 8 of A */
-    for (int k = 0; k < 8; ++k) {
-        a_lo[k] = wgmma_emu_operand(arena, desc_a, 16 * w + g, k);
-        a_hi[k] = wgmma_emu_operand(arena, desc_a, 16 * w + g + 8, k);
-    }
     for (int c = 0; c < n / 8; ++c)
         for (int h = 0; h < 2; ++h) {
             const int col = 8 * c + 2 * t + h;
@@ -197,6 +194,19 @@ inline void wgmma_emu_m64k8_tf32(float *d, const int n, const ulong desc_a, cons
             d[4 * c + h] = lo;
             d[4 * c + 2 + h] = hi;
         }
+}
+
+/* This work-item's part of one m64nNk8: its N/2 entries of D, updated in place. */
+inline void wgmma_emu_m64k8_tf32(float *d, const int n, const ulong desc_a, const ulong desc_b,
+                                 __local const uchar *arena, const int id)
+{
+    const int w = id >> 5, g = (id & 31) >> 2, t = id & 3;
+    float a_lo[8], a_hi[8];   /* rows 16w + g and 16w + g + 8 of A */
+    for (int k = 0; k < 8; ++k) {
+        a_lo[k] = wgmma_emu_operand(arena, desc_a, 16 * w + g, k);
+        a_hi[k] = wgmma_emu_operand(arena, desc_a, 16 * w + g + 8, k);
+    }
+    wgmma_emu_m64k8_tf32_rows(d, n, a_lo, a_hi, desc_b, arena, t);
 }
 
 #define WGMMA_M64K8_TF32(N, d, desc_a, desc_b)                                       \
