@@ -51,16 +51,33 @@
  * slots or three 128 x 256 x 16 ones, where cuBLAS keeps 128 x 256 tiles several slots deep
  * in 228 KiB and shares B across a cluster of SMs (clusters do not launch from OpenCL).
  *
+ * TF32 = 1, fp32 data through a packing pre-pass (the wgmma_tma_packed row):
+ * TF32 wgmma reads both operands from local memory only K-major, and B (K x N, row-major) is
+ * N-major, which is why 10_wgmma_tma_tf32.cl feeds B^T from registers: fragment loads and a
+ * wait for them before every slice's wgmmas.  Here a pre-pass kernel (wgmma_tma_pack_bt
+ * below) writes B^T (N x K) once into a scratch buffer, rounded to tf32 on the way, and
+ * optionally (PACKA = 1) A rounded to tf32 into another, so that the main kernel is this
+ * file's 16-bit kernel with 4-byte values: both operands K-major, both by TMA into the same
+ * swizzle (4 BK bytes per row), both read by descriptors, no work-item touching a value.
+ * B^T's box is BN rows x BK values, one copy per slice.  The pre-pass reads and writes B
+ * once (N K values each way): at 4096^3 that is a tenth of the GEMM's own time, at 8192^3 a
+ * twentieth, and the timing includes it.  Without PACKA the tensor core truncates A to tf32
+ * (half the error of A's side is rounding's).
+ *
  * Parameters (-D):
  *   BM x BN  the block of C: BM = 64 per consumer warpgroup (64 or 128); BN a multiple of
  *            64 and of WGN
- *   BK       the K slice: 16, 32 or 64
+ *   BK       the K slice: 16, 32 or 64 (TF32: 8, 16 or 32 values, the same 32-, 64- and
+ *            128-byte rows)
  *   WGN      the N of one wgmma (64, 128 or 256)
  *   STAGES   K slices resident in local memory (2 .. 8)
  *   INFLIGHT slices whose wgmmas may still run when a consumer waits for the next (0 .. 3,
  *            below STAGES): a deeper queue of wgmmas over the waits for bytes
  *   THREADS  the work-group: 128 per consumer warpgroup + 32 (the producer warp)
  *   BF16     0: f16 inputs, 1: bf16 inputs
+ *   TF32     1: fp32 inputs, B given as B^T (N x K, from wgmma_tma_pack_bt), TF32 wgmma
+ *   PACKA    with TF32, 1: A is the tf32-rounded copy from wgmma_tma_round_a (the host
+ *            reads this define; the kernel is the same)
  *   GM       blocks of C are handed out in bands of GM block rows, column by column within
  *            a band (1: row by row, as launched)
  *
@@ -91,6 +108,9 @@
 #ifndef BF16
 #define BF16 0
 #endif
+#ifndef TF32
+#define TF32 0
+#endif
 #ifndef GM
 #define GM 32
 #endif
@@ -98,19 +118,35 @@
 #define THREADS (BM / 64 * 128 + 32)
 #endif
 
+#if TF32
+typedef float elem_t;
+#define ELEM 4                             /* bytes per value */
+#define WG_K 8                             /* k of one wgmma */
+#else
+typedef ushort elem_t;
+#define ELEM 2
+#define WG_K 16
+#endif
 #define CONSUMERS (BM / 64)
-#define SWZA (2 * BK)                      /* bytes per row of A's box = its swizzle */
-#define A_BYTES (BM * BK * 2)
+#define SWZA (ELEM * BK)                   /* bytes per row of A's box = its swizzle */
+#define A_BYTES (BM * BK * ELEM)
+#if TF32
+#define B_BYTES (BN * BK * ELEM)           /* B^T's box: BN rows x BK values, as A's */
+#else
 #define B_PANEL (BK * 128)                 /* one box of B: BK rows x 64 values */
 #define B_BYTES (BN / 64 * B_PANEL)
+#endif
 #define STAGE_BYTES (A_BYTES + B_BYTES)
 #define WG_NI (BN / WGN)
 
 #if BM != 64 && BM != 128
 #error "gemm_wgmma_tma: BM must be 64 or 128 (one or two consumer warpgroups)"
 #endif
-#if BK != 16 && BK != 32 && BK != 64
-#error "gemm_wgmma_tma: BK must be 16, 32 or 64"
+#if SWZA != 32 && SWZA != 64 && SWZA != 128
+#error "gemm_wgmma_tma: BK must be 16, 32 or 64 (TF32: 8, 16 or 32)"
+#endif
+#if TF32 && BN > 256
+#error "gemm_wgmma_tma: TF32 copies B^T's box in one piece of at most 256 rows"
 #endif
 #if INFLIGHT < 0 || INFLIGHT > 3 || INFLIGHT >= STAGES
 #error "gemm_wgmma_tma: INFLIGHT must be 0 .. 3 and below STAGES"
@@ -131,8 +167,8 @@
 #if CLGEMM_EMULATE_TMA
 /* What one TMA copy does, shared out over the work-group: the box of box_rows x box_cols
  * values at column x, row y of a rows x cols matrix (ld values between rows) lands at dst
- * with rows of 2 box_cols bytes, swizzled at swz bytes; values outside the matrix are 0. */
-inline void tma_emu_load_2d(__local uchar *arena, const uint dst, __global const ushort *m,
+ * with rows of ELEM box_cols bytes, swizzled at swz bytes; values outside the matrix are 0. */
+inline void tma_emu_load_2d(__local uchar *arena, const uint dst, __global const elem_t *m,
                             const int ld, const int rows, const int cols, const int x,
                             const int y, const int box_rows, const int box_cols,
                             const uint swz, const int id, const int nthreads)
@@ -140,9 +176,9 @@ inline void tma_emu_load_2d(__local uchar *arena, const uint dst, __global const
     for (int i = id; i < box_rows * box_cols; i += nthreads) {
         const int r = i / box_cols, c = i % box_cols;
         const bool in = y + r < rows && x + c < cols;
-        const uint logical = dst + (uint)(r * box_cols + c) * 2u;
-        *(__local ushort *)(arena + wgmma_swz(logical, swz)) =
-            in ? m[(size_t)(y + r) * ld + x + c] : (ushort)0;
+        const uint logical = dst + (uint)(r * box_cols + c) * ELEM;
+        *(__local elem_t *)(arena + wgmma_swz(logical, swz)) =
+            in ? m[(size_t)(y + r) * ld + x + c] : (elem_t)0;
     }
 }
 #endif
@@ -164,10 +200,55 @@ inline void tma_store2(__global float *C, const int ldc, const int r, const int 
     }
 }
 
+#if TF32
+/* The pre-pass of TF32 = 1.  fp32 -> tf32 to nearest, ties away from zero (what cvt.rna
+ * does), in integer arithmetic so that the emulated and the real paths round alike;
+ * infinities and NaN pass unchanged. */
+inline float tma_tf32_round(const float x)
+{
+    const uint u = as_uint(x);
+    return (u & 0x7f800000u) == 0x7f800000u ? x : as_float((u + 0x1000u) & 0xffffe000u);
+}
+
+/* Bt (N x K, ldt values between rows) = B^T rounded to tf32.  Groups of 32 x 8 work-items
+ * move 32 x 32 tiles through local memory so that both the reads (along B's rows) and the
+ * writes (along Bt's rows) are coalesced; the extra column keeps the transposed reads of the
+ * tile off a single bank.  Launched on (32 * ceil(N / 32), 8 * ceil(K / 32)). */
+__kernel __attribute__((reqd_work_group_size(32, 8, 1)))
+void wgmma_tma_pack_bt(const int K, const int N, __global const float *restrict B,
+                       const int offB, const int ldb, __global float *restrict Bt, const int ldt)
+{
+    __local float tile[32][33];
+    const int tx = get_local_id(0), ty = get_local_id(1);
+    const int n0 = get_group_id(0) * 32, k0 = get_group_id(1) * 32;
+    for (int r = ty; r < 32; r += 8) {
+        const int k = k0 + r, n = n0 + tx;
+        tile[r][tx] = k < K && n < N ? tma_tf32_round(B[offB + (size_t)k * ldb + n]) : 0.0f;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int r = ty; r < 32; r += 8) {
+        const int n = n0 + r, k = k0 + tx;
+        if (n < N && k < K)
+            Bt[(size_t)n * ldt + k] = tile[tx][r];
+    }
+}
+
+/* PACKA = 1: Ar (M x K, ldr between rows) = A rounded to tf32.  Launched on
+ * (32 * ceil(K / 32), 8 * ceil(M / 8)). */
+__kernel __attribute__((reqd_work_group_size(32, 8, 1)))
+void wgmma_tma_round_a(const int M, const int K, __global const float *restrict A,
+                       const int offA, const int lda, __global float *restrict Ar, const int ldr)
+{
+    const int k = get_global_id(0), m = get_global_id(1);
+    if (m < M && k < K)
+        Ar[(size_t)m * ldr + k] = tma_tf32_round(A[offA + (size_t)m * lda + k]);
+}
+#endif
+
 /* One work-item: put the buffers' addresses into the host-encoded maps (A's at byte 0, B's at
  * byte 128).  Runs before gemm_wgmma_tma on the same queue. */
-__kernel void wgmma_tma_set_maps(__global uchar *maps, __global const ushort *A, const int offA,
-                                 __global const ushort *B, const int offB)
+__kernel void wgmma_tma_set_maps(__global uchar *maps, __global const elem_t *A, const int offA,
+                                 __global const elem_t *B, const int offB)
 {
 #if !CLGEMM_EMULATE_TMA
     TMA_MAP_SET_ADDRESS(maps, (ulong)(A + offA));
@@ -176,21 +257,31 @@ __kernel void wgmma_tma_set_maps(__global uchar *maps, __global const ushort *A,
 #endif
 }
 
-/* One consumer warpgroup's wgmmas on the slice at byte address base: BK / 16 k steps, WG_NI
- * wgmmas of 64 x WGN each. */
+/* One consumer warpgroup's wgmmas on the slice at byte address base: BK / WG_K k steps, WG_NI
+ * wgmmas of 64 x WGN each.  A's rows and (TF32) B^T's rows are both K-major atoms of SWZA
+ * bytes; 16-bit B is N-major, in panels of 64 columns. */
+#if TF32
+#define TMA_B_DESC(base, j, kk)                                                              \
+    wgmma_desc_swz((base) + (uint)(A_BYTES + (j) * WGN * SWZA + (kk) * ELEM), 16u, 8u * SWZA, \
+                   SWZA)
+#define TMA_MMA(d, da, db) WGMMA_M64K8_TF32(WGN, d, da, db)
+#else
+#define TMA_B_DESC(base, j, kk)                                                              \
+    wgmma_desc_swz((base) + (uint)(A_BYTES + ((j) * WGN / 64) * B_PANEL + (kk) * 128),        \
+                   (uint)B_PANEL, 1024u, 128u)
+#define TMA_MMA(d, da, db) WGMMA_M64K16(WGN, d, da, db, BF16, 1)
+#endif
 #define TMA_SLICE_MMA(base)                                                                  \
     do {                                                                                     \
         WGMMA_FENCE();                                                                       \
-        _Pragma("unroll") for (int kk = 0; kk < BK; kk += 16)                                \
+        _Pragma("unroll") for (int kk = 0; kk < BK; kk += WG_K)                              \
         {                                                                                    \
-            const ulong da_ =                                                                \
-                wgmma_desc_swz((base) + (uint)(wg * 64 * SWZA + kk * 2), 16u, 8u * SWZA, SWZA); \
+            const ulong da_ = wgmma_desc_swz((base) + (uint)(wg * 64 * SWZA + kk * ELEM), 16u, \
+                                             8u * SWZA, SWZA);                               \
             _Pragma("unroll") for (int j = 0; j < WG_NI; ++j)                                \
             {                                                                                \
-                const ulong db_ = wgmma_desc_swz(                                            \
-                    (base) + (uint)(A_BYTES + (j * WGN / 64) * B_PANEL + kk * 128),          \
-                    (uint)B_PANEL, 1024u, 128u);                                             \
-                WGMMA_M64K16(WGN, acc[j], da_, db_, BF16, 1);                                \
+                const ulong db_ = TMA_B_DESC(base, j, kk);                                   \
+                TMA_MMA(acc[j], da_, db_);                                                   \
             }                                                                                \
         }                                                                                    \
         WGMMA_COMMIT();                                                                      \
@@ -198,8 +289,8 @@ __kernel void wgmma_tma_set_maps(__global uchar *maps, __global const ushort *A,
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
 void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
-                    __global const ushort *restrict A, const int offA, const int lda,
-                    __global const ushort *restrict B, const int offB, const int ldb,
+                    __global const elem_t *restrict A, const int offA, const int lda,
+                    __global const elem_t *restrict B, const int offB, const int ldb,
                     const float beta,
                     __global float *restrict C, const int offC, const int ldc,
                     __global const uchar *restrict maps)
@@ -252,10 +343,14 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
                 const uint dst = wgmma_base_ + (uint)(s * STAGE_BYTES);
                 TMA_EXPECT(full, STAGE_BYTES);
                 TMA_LOAD_2D(dst, maps, i * BK, row0, full);
+#if TF32
+                TMA_LOAD_2D(dst + (uint)A_BYTES, maps + 128, i * BK, col0, full);
+#else
 #pragma unroll
                 for (int q = 0; q < BN / 64; ++q)
                     TMA_LOAD_2D(dst + (uint)(A_BYTES + q * B_PANEL), maps + 128, col0 + 64 * q,
                                 i * BK, full);
+#endif
             }
         }
         return;
@@ -279,9 +374,14 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
         barrier(CLK_LOCAL_MEM_FENCE);
         tma_emu_load_2d(wgmma_arena_w_, dst, A + offA, lda, M, K, i * BK, row0, BM, BK,
                         SWZA, tid, THREADS);
+#if TF32
+        tma_emu_load_2d(wgmma_arena_w_, dst + (uint)A_BYTES, B + offB, ldb, N, K, i * BK, col0,
+                        BN, BK, SWZA, tid, THREADS);
+#else
         for (int q = 0; q < BN / 64; ++q)
             tma_emu_load_2d(wgmma_arena_w_, dst + (uint)(A_BYTES + q * B_PANEL), B + offB, ldb,
                             K, N, col0 + 64 * q, i * BK, BK, 64, 128u, tid, THREADS);
+#endif
         barrier(CLK_LOCAL_MEM_FENCE);
         if (wg < CONSUMERS)
             TMA_SLICE_MMA(wgmma_base_ + dst);

@@ -439,13 +439,13 @@ static clgemm_status validate_problem(size_t M, size_t N, size_t K, cl_mem A, si
 static clgemm_status enqueue_plan(clgemm_context *ctx, struct ctx_plan *p,
                                   cl_command_queue queue, size_t M, size_t N, size_t K,
                                   float alpha, gemm_operand a, gemm_operand b, float beta,
-                                  gemm_operand c, cl_event *event)
+                                  gemm_operand c, cl_event *first, cl_event *event)
 {
     errbuf e = { "" };
     gemm_shape s = { (int)M, (int)N, (int)K };
     pthread_mutex_lock(&p->enqueue);
-    int rc = gemm_enqueue(&p->plan, queue ? queue : ctx->queue, s, alpha, a, b, beta, c, event,
-                          &e);
+    int rc = gemm_enqueue(&p->plan, queue ? queue : ctx->queue, s, alpha, a, b, beta, c, first,
+                          event, &e);
     pthread_mutex_unlock(&p->enqueue);
     if (rc != 0)
         return fail(CLGEMM_ERROR_OPENCL, "%s", e.msg);
@@ -457,6 +457,17 @@ clgemm_status clgemm_sgemm(clgemm_context *ctx, const char *algorithm, size_t M,
                            cl_mem B, size_t offB, size_t ldb, float beta, cl_mem C,
                            size_t offC, size_t ldc, cl_command_queue queue, cl_event *event)
 {
+    return clgemm_sgemm_events(ctx, algorithm, M, N, K, alpha, A, offA, lda, B, offB, ldb, beta,
+                               C, offC, ldc, queue, NULL, event);
+}
+
+clgemm_status clgemm_sgemm_events(clgemm_context *ctx, const char *algorithm, size_t M,
+                                  size_t N, size_t K, float alpha, cl_mem A, size_t offA,
+                                  size_t lda, cl_mem B, size_t offB, size_t ldb, float beta,
+                                  cl_mem C, size_t offC, size_t ldc, cl_command_queue queue,
+                                  cl_event *first, cl_event *last)
+{
+    cl_event *event = last;
     if (!ctx)
         return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "clgemm_sgemm: NULL context");
     gemm_operand a, b, c;
@@ -503,7 +514,7 @@ clgemm_status clgemm_sgemm(clgemm_context *ctx, const char *algorithm, size_t M,
         if (!p)
             return fail(CLGEMM_ERROR_UNSUPPORTED, "no algorithm runs on this device");
     }
-    return enqueue_plan(ctx, p, queue, M, N, K, alpha, a, b, beta, c, event);
+    return enqueue_plan(ctx, p, queue, M, N, K, alpha, a, b, beta, c, first, event);
 }
 
 /* ---- 16-bit inputs ---------------------------------------------------------------- */
@@ -572,5 +583,5 @@ clgemm_status clgemm_gemm_16bit(clgemm_context *ctx, const char *algorithm, clge
     errbuf e = { "" };
     if (!gemm_plan_accepts(&p->plan, a, b, c, &e))
         return fail(CLGEMM_ERROR_UNSUPPORTED, "%s: %s", name, e.msg);
-    return enqueue_plan(ctx, p, queue, M, N, K, alpha, a, b, beta, c, event);
+    return enqueue_plan(ctx, p, queue, M, N, K, alpha, a, b, beta, c, NULL, event);
 }

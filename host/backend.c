@@ -75,7 +75,9 @@ int backend_choose(const device_info *dev, const algo_def *algo, bool split, bac
         return 0;
     if (strcmp(algo->file, WGMMA_FILE) == 0)
         return choose_wgmma(dev, out, e);
-    if (strcmp(algo->file, TMA_TF32_FILE) == 0) {
+    /* Step 10's TF32 kernels: B^T from registers (TMA_TF32_FILE), or packed by a pre-pass
+     * into local memory beside A (TMA_FILE with TF32=1, the wgmma_tma_packed row). */
+    if (strcmp(algo->file, TMA_TF32_FILE) == 0 || strcmp(algo->file, TMA_FILE) == 0) {
         if (choose_wgmma(dev, out, e) != 0)
             return -1;
         /* The real copies need tensor maps, which only libcuda encodes. */

@@ -141,12 +141,25 @@ CLGEMM_API clgemm_status clgemm_prepare(clgemm_context *ctx, const char *algorit
 
 /* Enqueues C = alpha*A*B + beta*C on `queue` (NULL: the context's queue), which must belong
  * to the context's cl_context and device.  algorithm NULL picks the fastest fp32 one that
- * accepts these operands (tuned, else the last fp32 step of the progression).  event (may be NULL) receives the event of the kernel; release it. */
+ * accepts these operands (tuned, else the last fp32 step of the progression).  event (may be
+ * NULL) receives the event of the GEMM kernel; release it.  Some algorithms (wgmma_tma_packed)
+ * enqueue a pre-pass before that kernel: clgemm_sgemm_events gives both ends. */
 CLGEMM_API clgemm_status clgemm_sgemm(clgemm_context *ctx, const char *algorithm, size_t M,
                                       size_t N, size_t K, float alpha, cl_mem A, size_t offA,
                                       size_t lda, cl_mem B, size_t offB, size_t ldb, float beta,
                                       cl_mem C, size_t offC, size_t ldc,
                                       cl_command_queue queue, cl_event *event);
+
+/* As clgemm_sgemm, with the events of the first command it enqueued (a pre-pass, or the GEMM
+ * kernel itself) and of the last (the GEMM kernel): the device time of the whole operation
+ * runs from first's CL_PROFILING_COMMAND_START to last's CL_PROFILING_COMMAND_END.  Either may
+ * be NULL; release both. */
+CLGEMM_API clgemm_status clgemm_sgemm_events(clgemm_context *ctx, const char *algorithm,
+                                             size_t M, size_t N, size_t K, float alpha,
+                                             cl_mem A, size_t offA, size_t lda, cl_mem B,
+                                             size_t offB, size_t ldb, float beta, cl_mem C,
+                                             size_t offC, size_t ldc, cl_command_queue queue,
+                                             cl_event *first, cl_event *last);
 
 /* The variant clgemm_sgemm(ctx, algorithm, M, N, K, ...) runs: the algorithm with the tile
  * parameters the tuning database holds for this device nearest to this size

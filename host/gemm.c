@@ -178,6 +178,18 @@ static plan_status plan_create(gemm_plan *plan, cl_context ctx, const device_inf
             return PLAN_ERROR;
         }
     }
+    plan->pack_b = plan->tma && dtype == 0 && params_get(&plan->params, "TF32", 0) != 0;
+    plan->pack_a = plan->pack_b && params_get(&plan->params, "PACKA", 0) != 0;
+    if (plan->pack_b) {
+        plan->pack_bt = clCreateKernel(plan->program, "wgmma_tma_pack_bt", &st);
+        if (plan->pack_bt && plan->pack_a)
+            plan->round_a = clCreateKernel(plan->program, "wgmma_tma_round_a", &st);
+        if (!plan->pack_bt || (plan->pack_a && !plan->round_a)) {
+            err_set(e, "clCreateKernel(wgmma_tma pre-pass) failed: %s", cl_error_name(st));
+            gemm_plan_release(plan);
+            return PLAN_ERROR;
+        }
+    }
     cl_ulong kernel_local = 0;
     CL_TRY(e, clGetKernelWorkGroupInfo(plan->kernel, dev->id, CL_KERNEL_LOCAL_MEM_SIZE,
                                        sizeof kernel_local, &kernel_local, NULL));
@@ -199,10 +211,16 @@ void gemm_plan_release(gemm_plan *plan)
         clReleaseKernel(plan->kernel);
     if (plan->set_maps)
         clReleaseKernel(plan->set_maps);
+    if (plan->pack_bt)
+        clReleaseKernel(plan->pack_bt);
+    if (plan->round_a)
+        clReleaseKernel(plan->round_a);
     if (plan->program)
         clReleaseProgram(plan->program);
     plan->kernel = NULL;
     plan->set_maps = NULL;
+    plan->pack_bt = NULL;
+    plan->round_a = NULL;
     plan->program = NULL;
 }
 
@@ -221,8 +239,14 @@ static cl_mem tma_maps(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
         const int elem = plan->dtype != 0 ? 2 : 4;
         const tensor_map_shape a = { elem, (uint64_t)s.M, (uint64_t)s.K, (uint64_t)A.ld,
                                      (uint32_t)plan->bm, (uint32_t)plan->bk, elem * plan->bk };
-        const tensor_map_shape b = { elem, (uint64_t)s.K, (uint64_t)s.N, (uint64_t)B.ld,
-                                     (uint32_t)plan->bk, (uint32_t)(128 / elem), 128 };
+        /* Packed B^T (N x K): boxes of BN rows x BK, swizzled as A's. */
+        const tensor_map_shape b =
+            plan->pack_b ? (tensor_map_shape){ elem, (uint64_t)s.N, (uint64_t)s.K,
+                                               (uint64_t)B.ld, (uint32_t)plan->bn,
+                                               (uint32_t)plan->bk, elem * plan->bk }
+                         : (tensor_map_shape){ elem, (uint64_t)s.K, (uint64_t)s.N,
+                                               (uint64_t)B.ld, (uint32_t)plan->bk,
+                                               (uint32_t)(128 / elem), 128 };
         if (tensor_map_encode(&maps[0], TENSOR_MAP_PLACEHOLDER_ADDRESS, &a, e) != 0 ||
             tensor_map_encode(&maps[1], TENSOR_MAP_PLACEHOLDER_ADDRESS, &b, e) != 0)
             return NULL;
@@ -263,13 +287,75 @@ bool gemm_plan_accepts(const gemm_plan *plan, gemm_operand A, gemm_operand B, ge
     return true;
 }
 
+static cl_mem scratch(cl_command_queue q, size_t bytes, errbuf *e)
+{
+    cl_context ctx;
+    cl_int st = clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, NULL);
+    cl_mem buf = st == CL_SUCCESS ? clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, &st)
+                                  : NULL;
+    if (!buf)
+        err_set(e, "clCreateBuffer(%zu bytes of packed operands) failed: %s", bytes,
+                cl_error_name(st));
+    return buf;
+}
+
+/* The pre-pass of TF32=1 plans: B^T rounded to tf32 into a new buffer (rows of K rounded up to
+ * 4 values, 16 bytes, as the tensor map needs), and with PACKA A rounded likewise; *A and *B
+ * become the packed operands and *bufs the buffers to release once the GEMM is enqueued (the
+ * queue keeps them until its kernels have run).  first receives the first kernel's event. */
+static int pack_operands(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
+                         gemm_operand *A, gemm_operand *B, cl_mem bufs[2], cl_event *first,
+                         errbuf *e)
+{
+    const int ldp = (s.K + 3) / 4 * 4;
+    const size_t local[2] = { 32, 8 };
+    cl_kernel k = plan->round_a;
+    if (plan->pack_a) {
+        if (!(bufs[1] = scratch(q, (size_t)s.M * (size_t)ldp * sizeof(float), e)))
+            return -1;
+        const size_t global[2] = { ceil_div((size_t)s.K, 32) * 32, ceil_div((size_t)s.M, 8) * 8 };
+        CL_TRY(e, clSetKernelArg(k, 0, sizeof(int), &s.M));
+        CL_TRY(e, clSetKernelArg(k, 1, sizeof(int), &s.K));
+        CL_TRY(e, clSetKernelArg(k, 2, sizeof(cl_mem), &A->buf));
+        CL_TRY(e, clSetKernelArg(k, 3, sizeof(int), &A->off));
+        CL_TRY(e, clSetKernelArg(k, 4, sizeof(int), &A->ld));
+        CL_TRY(e, clSetKernelArg(k, 5, sizeof(cl_mem), &bufs[1]));
+        CL_TRY(e, clSetKernelArg(k, 6, sizeof(int), &ldp));
+        CL_TRY(e, clEnqueueNDRangeKernel(q, k, 2, NULL, global, local, 0, NULL, first));
+        first = NULL;
+        *A = (gemm_operand){ bufs[1], 0, ldp };
+    }
+    k = plan->pack_bt;
+    if (!(bufs[0] = scratch(q, (size_t)s.N * (size_t)ldp * sizeof(float), e)))
+        return -1;
+    const size_t global[2] = { ceil_div((size_t)s.N, 32) * 32, ceil_div((size_t)s.K, 32) * 8 };
+    CL_TRY(e, clSetKernelArg(k, 0, sizeof(int), &s.K));
+    CL_TRY(e, clSetKernelArg(k, 1, sizeof(int), &s.N));
+    CL_TRY(e, clSetKernelArg(k, 2, sizeof(cl_mem), &B->buf));
+    CL_TRY(e, clSetKernelArg(k, 3, sizeof(int), &B->off));
+    CL_TRY(e, clSetKernelArg(k, 4, sizeof(int), &B->ld));
+    CL_TRY(e, clSetKernelArg(k, 5, sizeof(cl_mem), &bufs[0]));
+    CL_TRY(e, clSetKernelArg(k, 6, sizeof(int), &ldp));
+    CL_TRY(e, clEnqueueNDRangeKernel(q, k, 2, NULL, global, local, 0, NULL, first));
+    *B = (gemm_operand){ bufs[0], 0, ldp };
+    return 0;
+fail:
+    return -1;
+}
+
 int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,
-                 gemm_operand A, gemm_operand B, float beta, gemm_operand C, cl_event *ev,
-                 errbuf *e)
+                 gemm_operand A, gemm_operand B, float beta, gemm_operand C, cl_event *first,
+                 cl_event *last, errbuf *e)
 {
     cl_kernel k = plan->kernel;
-    cl_mem maps = NULL;
+    cl_mem maps = NULL, packed[2] = { NULL, NULL };
+    cl_event pre = NULL, main_ev = NULL;
     cl_uint i = 0;
+    int rc = -1;
+    /* K = 0 reads neither operand (C = beta C): nothing to pack. */
+    const bool pack = plan->pack_b && s.K > 0;
+    if (pack && pack_operands(plan, q, s, &A, &B, packed, first ? &pre : NULL, e) != 0)
+        goto fail;
     CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &s.M));
     CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &s.N));
     CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &s.K));
@@ -287,7 +373,7 @@ int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float 
     if (plan->tma) {
         maps = tma_maps(plan, q, s, A, B, e);
         if (!maps)
-            return -1;
+            goto fail;
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &maps));
     }
 
@@ -301,12 +387,29 @@ int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float 
         global[0] = tiles_n * plan->local[0];
         global[1] = tiles_m * plan->local[1];
     }
-    CL_TRY(e, clEnqueueNDRangeKernel(q, k, 2, NULL, global, plan->local, 0, NULL, ev));
-    if (maps)
-        clReleaseMemObject(maps); /* the queue holds it until the kernel has run */
-    return 0;
+    CL_TRY(e, clEnqueueNDRangeKernel(q, k, 2, NULL, global, plan->local, 0, NULL,
+                                     first || last ? &main_ev : NULL));
+    if (first) {
+        *first = pre ? pre : main_ev;
+        if (!pre)
+            clRetainEvent(main_ev);
+        pre = NULL;
+    }
+    if (last) {
+        *last = main_ev;
+        main_ev = NULL;
+    }
+    rc = 0;
 fail:
+    /* The queue holds what its commands use until they have run. */
+    if (main_ev)
+        clReleaseEvent(main_ev);
+    if (pre)
+        clReleaseEvent(pre);
     if (maps)
         clReleaseMemObject(maps);
-    return -1;
+    for (int b = 0; b < 2; b++)
+        if (packed[b])
+            clReleaseMemObject(packed[b]);
+    return rc;
 }

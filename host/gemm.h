@@ -36,6 +36,10 @@ typedef struct gemm_plan {
     bool tma, tma_emulated;
     cl_kernel set_maps;
     int bk;
+    /* TF32=1 kernels of 10_wgmma_tma.cl read B^T, which a pre-pass (pack_bt) writes into a
+     * scratch buffer per enqueue, and with PACKA=1 A rounded to tf32 (round_a). */
+    bool pack_b, pack_a;
+    cl_kernel pack_bt, round_a;
 } gemm_plan;
 
 /* Builds the algorithm's kernel with its registry defaults overridden by `overrides`
@@ -52,8 +56,11 @@ void gemm_plan_release(gemm_plan *plan);
 bool gemm_plan_accepts(const gemm_plan *plan, gemm_operand A, gemm_operand B, gemm_operand C,
                        errbuf *e);
 
+/* last (may be NULL) receives the GEMM kernel's event; first (may be NULL) the event of the
+ * first command enqueued, a pre-pass where the plan has one (else the same event as last):
+ * the device time of the whole GEMM runs from first's start to last's end. */
 int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,
-                 gemm_operand A, gemm_operand B, float beta, gemm_operand C, cl_event *ev,
-                 errbuf *e);
+                 gemm_operand A, gemm_operand B, float beta, gemm_operand C, cl_event *first,
+                 cl_event *last, errbuf *e);
 
 #endif

@@ -63,6 +63,10 @@ int main(int argc, char **argv)
         printf("clgemm %s\n", clgemm_version());
         return 0;
     }
+    if (getenv("CLGEMM_TIME_LAST_KERNEL_ONLY")) {
+        fprintf(stderr, "clgemm: CLGEMM_TIME_LAST_KERNEL_ONLY is set: times leave out "
+                        "pre-passes (and all but CLBlast's last kernel)\n");
+    }
     for (int i = 0; i < opt.nalgos; i++)
         if (strcmp(opt.algos[i], "list") == 0) {
             report_list_algos(stdout);
