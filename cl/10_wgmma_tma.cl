@@ -239,7 +239,8 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1)))
 void wgmma_tma_round_a(const int M, const int K, __global const float *restrict A,
                        const int offA, const int lda, __global float *restrict Ar, const int ldr)
 {
-    const int k = get_global_id(0), m = get_global_id(1);
+    const int k = get_group_id(0) * 32 + get_local_id(0);
+    const int m = get_group_id(1) * 8 + get_local_id(1);
     if (m < M && k < K)
         Ar[(size_t)m * ldr + k] = tma_tf32_round(A[offA + (size_t)m * lda + k]);
 }

@@ -61,7 +61,11 @@ for params in "" "-DWAIT=0" "-DBK=16 -DSTAGES=2 -DWAIT=0" \
         "tma32:-DSPLIT=1 -DBK=8 -DSTAGES=4" "tma32:-DSPLIT=1 -DBM=64 -DBN=128 -DBK=8 -DSTAGES=5" \
         "tma32:-DSPLIT=1 -DBK=16 -DSTAGES=2" "tma32:-DSPLIT=1 -DPROMOTE=0 -DBK=8 -DSTAGES=4" \
         "tma32:-DSPLIT=1 -DBK=8 -DSTAGES=4 -DSPLITTER=0 -DTHREADS=160" "tma32:-DBM=128 -DBN=128 -DBK=8 -DSTAGES=3 -DROUNDA=1 -DINFLIGHT=0" \
-        "tma32:-DBM=128 -DBN=128 -DBK=8 -DSTAGES=5 -DINFLIGHT=2" "tma:-DBF16=1 -DINFLIGHT=0"; do
+        "tma32:-DBM=128 -DBN=128 -DBK=8 -DSTAGES=5 -DINFLIGHT=2" "tma:-DBF16=1 -DINFLIGHT=0" \
+        "tma:-DTF32=1 -DBK=8" "tma:-DTF32=1 -DBK=16 -DSTAGES=2" \
+        "tma:-DTF32=1 -DBM=128 -DBN=128 -DWGN=128 -DBK=8 -DSTAGES=5 -DTHREADS=288" \
+        "tma:-DTF32=1 -DBM=128 -DBN=256 -DBK=8 -DSTAGES=3 -DTHREADS=288" \
+        "tma:-DTF32=1 -DBN=64 -DWGN=64 -DBK=32 -DSTAGES=2"; do
     # "f16:" entries are cl/09_wgmma_f16.cl (m64nNk16 on 16-bit operands), the others 09_wgmma.cl.
     file=09_wgmma.cl
     # "tma:" entries are cl/10_wgmma_tma.cl (TMA copies, mbarriers, producer warp).
@@ -84,7 +88,11 @@ for params in "" "-DWAIT=0" "-DBK=16 -DSTAGES=2 -DWAIT=0" \
         { echo "FAIL [$params] post-pass:"; cat "$tmp/err"; fail=1; continue; }
     grep -q "^[[:space:]]*wgmma.mma_async.sync.aligned.m64n" "$tmp/sm90a.ptx" ||
         { echo "FAIL [$params] no wgmma instruction after the post-pass"; fail=1; continue; }
-    if [ $file = 09_wgmma_f16.cl ] || [ $file = 10_wgmma_tma.cl ]; then   # the 16-bit form, its type, B read N-major
+    if [ $file = 10_wgmma_tma.cl ] && [[ $params == *-DTF32=1* ]]; then   # packed TF32: both K-major
+        grep -qE "^[[:space:]]*wgmma.mma_async.sync.aligned.m64n[0-9]+k8.f32.tf32.tf32 .*, p, 1, 1;" \
+            "$tmp/sm90a.ptx" ||
+            { echo "FAIL [$params] no m64nNk8.f32.tf32.tf32"; fail=1; continue; }
+    elif [ $file = 09_wgmma_f16.cl ] || [ $file = 10_wgmma_tma.cl ]; then   # the 16-bit form, its type, B read N-major
         case $params in *-DBF16=1*) ty=bf16 ;; *) ty=f16 ;; esac
         grep -qE "^[[:space:]]*wgmma.mma_async.sync.aligned.m64n[0-9]+k16.f32.$ty.$ty .*, p, 1, 1, 0, 1;" \
             "$tmp/sm90a.ptx" ||
