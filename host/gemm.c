@@ -308,12 +308,12 @@ static int pack_operands(const gemm_plan *plan, cl_command_queue q, gemm_shape s
                          errbuf *e)
 {
     const int ldp = (s.K + 3) / 4 * 4;
-    const size_t local[2] = { 32, 8 };
     cl_kernel k = plan->round_a;
     if (plan->pack_a) {
         if (!(bufs[1] = scratch(q, (size_t)s.M * (size_t)ldp * sizeof(float), e)))
             return -1;
-        const size_t global[2] = { ceil_div((size_t)s.K, 32) * 32, ceil_div((size_t)s.M, 8) * 8 };
+        const size_t local[2] = { 32, 8 };
+        const size_t global[2] = { ceil_div((size_t)s.K, 128) * 32, ceil_div((size_t)s.M, 8) * 8 };
         CL_TRY(e, clSetKernelArg(k, 0, sizeof(int), &s.M));
         CL_TRY(e, clSetKernelArg(k, 1, sizeof(int), &s.K));
         CL_TRY(e, clSetKernelArg(k, 2, sizeof(cl_mem), &A->buf));
@@ -328,7 +328,8 @@ static int pack_operands(const gemm_plan *plan, cl_command_queue q, gemm_shape s
     k = plan->pack_bt;
     if (!(bufs[0] = scratch(q, (size_t)s.N * (size_t)ldp * sizeof(float), e)))
         return -1;
-    const size_t global[2] = { ceil_div((size_t)s.N, 32) * 32, ceil_div((size_t)s.K, 32) * 8 };
+    const size_t local[2] = { 16, 16 };
+    const size_t global[2] = { ceil_div((size_t)s.N, 64) * 16, ceil_div((size_t)s.K, 64) * 16 };
     CL_TRY(e, clSetKernelArg(k, 0, sizeof(int), &s.K));
     CL_TRY(e, clSetKernelArg(k, 1, sizeof(int), &s.N));
     CL_TRY(e, clSetKernelArg(k, 2, sizeof(cl_mem), &B->buf));
