@@ -43,7 +43,7 @@ static const algo_def registry[] = {
      * that both operands reach wgmma by TMA as in the 16-bit kernel (cl/10_wgmma_tma.cl,
      * TF32=1); the timing includes the pre-pass. */
     { { "wgmma_tma_packed", "Hopper: B^T packed by a pre-pass, both TF32 operands by TMA",
-        "BM=64 BN=256 BK=16 WGN=256 STAGES=2 THREADS=160 GM=32 TMA=1 TF32=1 TM=1 TN=1", 4, "tf32" },
+        "BM=128 BN=128 BK=16 WGN=128 STAGES=2 THREADS=288 GM=32 TMA=1 TF32=1 TM=1 TN=1", 4, "tf32" },
       "10_wgmma_tma.cl", "gemm_wgmma_tma", false, true },
     /* The same kernel with SPLIT=1: A's box split into tf32 and residual in local memory,
      * B^T's fragments in registers, each slice's products promoted into fp32 sums. */

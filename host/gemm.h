@@ -37,9 +37,10 @@ typedef struct gemm_plan {
     cl_kernel set_maps;
     int bk;
     /* TF32=1 kernels of 10_wgmma_tma.cl read B^T, which a pre-pass (pack_bt) writes into a
-     * scratch buffer per enqueue, and with PACKA=1 A rounded to tf32 (round_a). */
+     * scratch buffer at each enqueue, and with PACKA=1 A rounded to tf32 (round_a). */
     bool pack_b, pack_a;
     cl_kernel pack_bt, round_a;
+    struct plan_scratch *scratch; /* their buffers, reused on the same in-order queue */
 } gemm_plan;
 
 /* Builds the algorithm's kernel with its registry defaults overridden by `overrides`
