@@ -75,8 +75,8 @@ int main(int argc, char **argv)
         "wgmma_tma:BM=64,BN=192,BK=8,STAGES=4,THREADS=416",
         /* the packed TF32 kernel: A rounded too, two consumers on 128 x 128 with wgmmas of
          * N = 64 in bands of 3 (64-byte swizzle), and BK 32 (128-byte) on 64 x 64 */
-        "wgmma_tma_packed:PACKA=1,BM=128,BN=128,WGN=64,BK=16,STAGES=2,THREADS=288,GM=3",
-        "wgmma_tma_packed:BN=64,WGN=64,BK=32,STAGES=2",
+        "wgmma_tma_packed:PACKA=1,WGN=64,GM=3",
+        "wgmma_tma_packed:BM=64,BN=64,WGN=64,BK=32,STAGES=2,THREADS=160",
     };
     for (size_t v = 0; v < sizeof variants32 / sizeof variants32[0] && nalgos < 64; v++) {
         size_t base = strcspn(variants32[v], ":");
