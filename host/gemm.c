@@ -15,12 +15,14 @@ static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
  * faster, measured on the H100 (driver 580, 2026-11-22, 4096^3 / 8192^3 TFLOP/s):
  *   tensor_core, f16 / bf16 data: wgmma_tma 444 / 494, else step 9's wgmma 306 / 320, else
  *       its own mma.sync 262 / 257;
- *   tensor_core, fp32 data (TF32): wgmma_tma with A rounded to tf32 in local memory (ROUNDA,
- *       the same error as mma.sync: 2.2e-5 at 4096^3), each slice's wgmmas waited for
- *       (INFLIGHT=0, faster with the rounding pass: 169 / 178 against 161 / 166 with two in
- *       flight), against mma.sync 134 / 137;
+ *   tensor_core, fp32 data (TF32): wgmma_tma_packed, B^T rounded to tf32 by a pre-pass and
+ *       A truncated by the tensor core (2026-11-23: 201 / 216 with the pre-pass timed, error
+ *       3.6e-5 at 4096^3; with A rounded too, PACKA=1, 185 / 208 at mma.sync's 2.2e-5), else
+ *       wgmma_tma with A rounded in local memory (ROUNDA, each slice's wgmmas waited for:
+ *       169 / 178), against mma.sync 134 / 137;
  *   tensor_core_tf32x3: wgmma_tma_tf32x3 60 / 62, against mma.sync 47 / 47.
- * (bench/results/2026-11-22_nvidia-h100/wgmma_tma/; an H200 gives the same order.)
+ * (bench/results/2026-11-22_nvidia-h100/wgmma_tma/, 2026-11-23_nvidia-h100/; an H200 gave the
+ * same order for the 2026-11-22 kernels.)
  * Only with the row's default parameters: explicit ones describe the mma.sync kernel, which
  * then runs.  A refused build (no sm_90a post-pass, no libcuda for the tensor maps) falls to
  * the next choice. */
@@ -33,6 +35,7 @@ typedef struct hopper_choice {
 static const hopper_choice hopper_order[] = {
     { "tensor_core", true, "wgmma_tma", NULL },
     { "tensor_core", true, "wgmma", NULL },
+    { "tensor_core", false, "wgmma_tma_packed", NULL },
     { "tensor_core", false, "wgmma_tma", "ROUNDA=1 INFLIGHT=0 STAGES=3" },
     { "tensor_core_tf32x3", false, "wgmma_tma_tf32x3", NULL },
 };
