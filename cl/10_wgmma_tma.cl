@@ -70,7 +70,7 @@
  *   BK       the K slice: 16, 32 or 64 (TF32: 8, 16 or 32 values, the same 32-, 64- and
  *            128-byte rows)
  *   WGN      the N of one wgmma (64, 128 or 256)
- *   STAGES   K slices resident in local memory (2 .. 8)
+ *   STAGES   K slices resident in local memory (2 .. 16, as many as CLGEMM_LOCAL_BYTES holds)
  *   INFLIGHT slices whose wgmmas may still run when a consumer waits for the next (0 .. 3,
  *            below STAGES): a deeper queue of wgmmas over the waits for bytes
  *   THREADS  the work-group: 128 per consumer warpgroup + 32 (the producer warp)
@@ -127,6 +127,11 @@ typedef ushort elem_t;
 #define ELEM 2
 #define WG_K 16
 #endif
+/* What a work-group may declare (host/device.h: 227 KiB on Hopper, although NVIDIA's OpenCL
+ * reports 48); the host passes it. */
+#ifndef CLGEMM_LOCAL_BYTES
+#define CLGEMM_LOCAL_BYTES 49152
+#endif
 #define CONSUMERS (BM / 64)
 #define SWZA (ELEM * BK)                   /* bytes per row of A's box = its swizzle */
 #define A_BYTES (BM * BK * ELEM)
@@ -157,11 +162,11 @@ typedef ushort elem_t;
 #if THREADS != CONSUMERS * WGMMA_THREADS + 32
 #error "gemm_wgmma_tma: THREADS must be 128 * BM / 64 + 32"
 #endif
-#if STAGES < 2 || STAGES > 8
-#error "gemm_wgmma_tma: STAGES must be 2 .. 8"
+#if STAGES < 2 || STAGES > 16
+#error "gemm_wgmma_tma: STAGES must be 2 .. 16"
 #endif
-#if STAGES * STAGE_BYTES + 16 * STAGES > 49136
-#error "gemm_wgmma_tma: STAGES slices of A and B exceed the 48 KiB of local memory"
+#if STAGES * STAGE_BYTES + 16 * STAGES > CLGEMM_LOCAL_BYTES - 16
+#error "gemm_wgmma_tma: STAGES slices of A and B exceed the device's local memory"
 #endif
 
 #if CLGEMM_EMULATE_TMA

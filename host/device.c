@@ -168,6 +168,11 @@ void devices_free(device_list *list)
     list->count = 0;
 }
 
+cl_ulong device_local_mem_usable(const device_info *d)
+{
+    return d->nv_cc_major == 9 ? (cl_ulong)232448 : d->local_mem;
+}
+
 bool device_has_extension(const device_info *d, const char *ext)
 {
     size_t n = strlen(ext);

@@ -34,4 +34,12 @@ int devices_select(const device_list *list, const char *spec, size_t *picked, er
 
 bool device_has_extension(const device_info *d, const char *ext);
 
+/* The local memory a work-group can really declare, in bytes.  NVIDIA's OpenCL reports 48 KiB
+ * (CUDA's limit for a kernel that has not opted in to more), yet builds and runs kernels that
+ * declare more, up to the per-block maximum that ptxas enforces: 227 KiB on compute
+ * capability 9.x, measured on an H100 with driver 580 (200 KiB declared in OpenCL C ran
+ * correctly over 264 groups; 227 KiB + 4 bytes was refused by ptxas;
+ * bench/probes/big_local.c).  Any other device: what it reports. */
+cl_ulong device_local_mem_usable(const device_info *d);
+
 #endif

@@ -161,8 +161,11 @@ static plan_status plan_create(gemm_plan *plan, cl_context ctx, const device_inf
     char defines[400];
     params_to_defines(&plan->params, defines, sizeof defines);
     const char *extra = getenv("CLGEMM_BUILD_OPTIONS"); /* e.g. -cl-nv-verbose */
-    snprintf(options, sizeof options, "%s %s %s %s", PROGRAM_BASE_OPTIONS, backend.options,
-             defines, extra ? extra : "");
+    /* Kernels that size their local memory by the device (step 10) read what it really
+     * allows from CLGEMM_LOCAL_BYTES. */
+    snprintf(options, sizeof options, "%s %s %s -DCLGEMM_LOCAL_BYTES=%llu %s",
+             PROGRAM_BASE_OPTIONS, backend.options, defines,
+             (unsigned long long)device_local_mem_usable(dev), extra ? extra : "");
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     bool unsupported = false;
@@ -215,9 +218,10 @@ static plan_status plan_create(gemm_plan *plan, cl_context ctx, const device_inf
     cl_ulong kernel_local = 0;
     CL_TRY(e, clGetKernelWorkGroupInfo(plan->kernel, dev->id, CL_KERNEL_LOCAL_MEM_SIZE,
                                        sizeof kernel_local, &kernel_local, NULL));
-    if (kernel_local > dev->local_mem) {
+    if (kernel_local > device_local_mem_usable(dev)) {
         err_set(e, "needs %llu bytes of local memory, the device has %llu",
-                (unsigned long long)kernel_local, (unsigned long long)dev->local_mem);
+                (unsigned long long)kernel_local,
+                (unsigned long long)device_local_mem_usable(dev));
         gemm_plan_release(plan);
         return PLAN_UNSUPPORTED;
     }
