@@ -111,6 +111,18 @@
 #ifndef TF32
 #define TF32 0
 #endif
+#ifndef SPLIT
+#define SPLIT 0
+#endif
+#if SPLIT && !TF32
+#error "gemm_wgmma_tma: SPLIT (tf32x3) needs TF32=1"
+#endif
+/* With SPLIT, chains of PROMOTE slices (64 k by default) are summed from zero, then added in
+ * fp32. */
+#ifndef PROMOTE
+#define PROMOTE (SPLIT * (64 / BK > 1 ? 64 / BK : 1))
+#endif
+#define TMA_CHAIN_CLOSES(i) (PROMOTE && ((i) % (PROMOTE + !PROMOTE) == PROMOTE - 1 || (i) == slices - 1))
 #ifndef GM
 #define GM 32
 #endif
@@ -134,9 +146,11 @@ typedef ushort elem_t;
 #endif
 #define CONSUMERS (BM / 64)
 #define SWZA (ELEM * BK)                   /* bytes per row of A's box = its swizzle */
-#define A_BYTES (BM * BK * ELEM)
+#define A_BOX (BM * BK * ELEM)
+#define A_BYTES (A_BOX * (1 + SPLIT))      /* A's box (with SPLIT: its hi, then its lo box) */
 #if TF32
-#define B_BYTES (BN * BK * ELEM)           /* B^T's box: BN rows x BK values, as A's */
+#define B_BOX (BN * BK * ELEM)             /* B^T's box: BN rows x BK values, as A's */
+#define B_BYTES (B_BOX * (1 + SPLIT))
 #else
 #define B_PANEL (BK * 128)                 /* one box of B: BK rows x 64 values */
 #define B_BYTES (BN / 64 * B_PANEL)
@@ -215,7 +229,33 @@ inline float tma_tf32_round(const float x)
     return (u & 0x7f800000u) == 0x7f800000u ? x : as_float((u + 0x1000u) & 0xffffe000u);
 }
 
-/* Bt (N x K, ldt values between rows) = B^T rounded to tf32.  Groups of 16 x 16 work-items
+inline float4 tma_tf32_round4(const float4 x)
+{
+    return (float4)(tma_tf32_round(x.x), tma_tf32_round(x.y), tma_tf32_round(x.z),
+                    tma_tf32_round(x.w));
+}
+
+/* Four values of one row at dst: a float4 store inside the matrix, else the first `left`
+ * of them (none where the row is outside). */
+inline void tma_store4(__global float *dst, const float4 v, const bool inside, const bool row_in,
+                       const int left)
+{
+    if (inside) {
+        *(__global float4 *)dst = v;
+    } else if (row_in) {
+        if (left > 0)
+            dst[0] = v.x;
+        if (left > 1)
+            dst[1] = v.y;
+        if (left > 2)
+            dst[2] = v.z;
+        if (left > 3)
+            dst[3] = v.w;
+    }
+}
+
+/* Bt (N x K, ldt values between rows) = B^T rounded to tf32 (with SPLIT, rows N.. hold the
+ * residuals tf32(x - hi)).  Groups of 16 x 16 work-items
  * move 64 x 64 tiles through local memory so that both the reads (along B's rows) and the
  * writes (along Bt's rows) are coalesced 16-byte accesses; the extra column spreads the
  * transposed reads of the tile over the banks.  Interior tiles use float4s: B's rows start on
@@ -242,33 +282,26 @@ void wgmma_tma_pack_bt(const int K, const int N, __global const float *restrict 
             v.z = n + 2 < N ? src[2] : 0.0f;
             v.w = n + 3 < N ? src[3] : 0.0f;
         }
-        tile[r][4 * tx] = tma_tf32_round(v.x);
-        tile[r][4 * tx + 1] = tma_tf32_round(v.y);
-        tile[r][4 * tx + 2] = tma_tf32_round(v.z);
-        tile[r][4 * tx + 3] = tma_tf32_round(v.w);
+        tile[r][4 * tx] = v.x;
+        tile[r][4 * tx + 1] = v.y;
+        tile[r][4 * tx + 2] = v.z;
+        tile[r][4 * tx + 3] = v.w;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int r = ty; r < 64; r += 16) {
         const int n = n0 + r, k = k0 + 4 * tx;
-        const float4 v = (float4)(tile[4 * tx][r], tile[4 * tx + 1][r], tile[4 * tx + 2][r],
+        const float4 x = (float4)(tile[4 * tx][r], tile[4 * tx + 1][r], tile[4 * tx + 2][r],
                                   tile[4 * tx + 3][r]);
-        __global float *dst = Bt + (size_t)n * ldt + k;
-        if (inside) {
-            *(__global float4 *)dst = v;
-        } else if (n < N) {
-            if (k < K)
-                dst[0] = v.x;
-            if (k + 1 < K)
-                dst[1] = v.y;
-            if (k + 2 < K)
-                dst[2] = v.z;
-            if (k + 3 < K)
-                dst[3] = v.w;
-        }
+        const float4 hi = tma_tf32_round4(x);
+        tma_store4(Bt + (size_t)n * ldt + k, hi, inside, n < N, K - k);
+#if SPLIT /* the residuals, N rows further down */
+        tma_store4(Bt + (size_t)(N + n) * ldt + k, tma_tf32_round4(x - hi), inside, n < N, K - k);
+#endif
     }
 }
 
-/* PACKA = 1: Ar (M x K, ldr between rows) = A rounded to tf32, four values per work-item
+/* PACKA = 1 (and always with SPLIT): Ar (M x K, ldr between rows) = A rounded to tf32 (with
+ * SPLIT, rows M.. hold the residuals), four values per work-item
  * (float4s where all four lie inside: A's rows start on 16 bytes as B's).  Launched on
  * (32 * ceil(K / 128), 8 * ceil(M / 8)). */
 __kernel __attribute__((reqd_work_group_size(32, 8, 1)))
@@ -281,14 +314,21 @@ void wgmma_tma_round_a(const int M, const int K, __global const float *restrict 
         return;
     __global const float *src = A + offA + (size_t)m * lda + k;
     __global float *dst = Ar + (size_t)m * ldr + k;
-    if (k + 4 <= K) {
-        const float4 v = *(__global const float4 *)src;
-        *(__global float4 *)dst = (float4)(tma_tf32_round(v.x), tma_tf32_round(v.y),
-                                           tma_tf32_round(v.z), tma_tf32_round(v.w));
+    const bool inside = k + 4 <= K;
+    float4 x;
+    if (inside) {
+        x = *(__global const float4 *)src;
     } else {
-        for (int i = 0; k + i < K; ++i)
-            dst[i] = tma_tf32_round(src[i]);
+        x.x = src[0];
+        x.y = k + 1 < K ? src[1] : 0.0f;
+        x.z = k + 2 < K ? src[2] : 0.0f;
+        x.w = k + 3 < K ? src[3] : 0.0f;
     }
+    const float4 hi = tma_tf32_round4(x);
+    tma_store4(dst, hi, inside, true, K - k);
+#if SPLIT /* the residuals, M rows further down */
+    tma_store4(dst + (size_t)M * ldr, tma_tf32_round4(x - hi), inside, true, K - k);
+#endif
 }
 #endif
 
@@ -311,7 +351,18 @@ __kernel void wgmma_tma_set_maps(__global uchar *maps, __global const elem_t *A,
 #define TMA_B_DESC(base, j, kk)                                                              \
     wgmma_desc_swz((base) + (uint)(A_BYTES + (j) * WGN * SWZA + (kk) * ELEM), 16u, 8u * SWZA, \
                    SWZA)
+#if SPLIT
+/* tf32x3: lo x hi, hi x lo, then hi x hi (the small terms first); the lo boxes sit A_BOX and
+ * B_BOX after the hi ones. */
+#define TMA_MMA(d, da, db)                                                                   \
+    do {                                                                                     \
+        WGMMA_M64K8_TF32(WGN, d, (da) + (ulong)(A_BOX >> 4), db);                            \
+        WGMMA_M64K8_TF32(WGN, d, da, (db) + (ulong)(B_BOX >> 4));                            \
+        WGMMA_M64K8_TF32(WGN, d, da, db);                                                    \
+    } while (0)
+#else
 #define TMA_MMA(d, da, db) WGMMA_M64K8_TF32(WGN, d, da, db)
+#endif
 #else
 #define TMA_B_DESC(base, j, kk)                                                              \
     wgmma_desc_swz((base) + (uint)(A_BYTES + ((j) * WGN / 64) * B_PANEL + (kk) * 128),        \
@@ -366,6 +417,28 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
 #pragma unroll
         for (int q = 0; q < WGN / 2; ++q)
             acc[j][q] = 0.0f;
+#if PROMOTE
+    /* The fp32 sums of the finished chains; acc holds the chain in progress. */
+    float sums[WG_NI][WGN / 2];
+#pragma unroll
+    for (int j = 0; j < WG_NI; ++j)
+#pragma unroll
+        for (int q = 0; q < WGN / 2; ++q)
+            sums[j][q] = 0.0f;
+#define TMA_PROMOTE()                                                                        \
+    do {                                                                                     \
+        _Pragma("unroll") for (int j = 0; j < WG_NI; ++j)                                    \
+        _Pragma("unroll") for (int q = 0; q < WGN / 2; ++q)                                  \
+        {                                                                                    \
+            WGMMA_KEEP(acc[j][q]);                                                           \
+            sums[j][q] += acc[j][q];                                                         \
+            acc[j][q] = 0.0f;                                                                \
+        }                                                                                    \
+    } while (0)
+#define TMA_RESULT sums
+#else
+#define TMA_RESULT acc
+#endif
 
 #if !CLGEMM_EMULATE_TMA
     const uint full0 = TMA_LOCAL_ADDR(bars), empty0 = full0 + 8u * STAGES;
@@ -390,6 +463,10 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
                 const uint dst = wgmma_base_ + (uint)(s * STAGE_BYTES);
                 TMA_EXPECT(full, STAGE_BYTES);
                 TMA_LOAD_2D(dst, maps, i * BK, row0, full);
+#if SPLIT /* the lo halves: rows M.. of packed A, N.. of packed B^T */
+                TMA_LOAD_2D(dst + (uint)A_BOX, maps, i * BK, M + row0, full);
+                TMA_LOAD_2D(dst + (uint)(A_BYTES + B_BOX), maps + 128, i * BK, N + col0, full);
+#endif
 #if TF32
                 TMA_LOAD_2D(dst + (uint)A_BYTES, maps + 128, i * BK, col0, full);
 #else
@@ -411,6 +488,12 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
         /* At most the wgmmas of this slice and of the INFLIGHT - 1 before it still run:
          * slice i - INFLIGHT's slot is free. */
         WGMMA_WAIT(INFLIGHT);
+#if PROMOTE
+        if (TMA_CHAIN_CLOSES(i)) { /* the chain's last wgmmas must be done before its sum */
+            WGMMA_WAIT(0);
+            TMA_PROMOTE();
+        }
+#endif
         if (i >= INFLIGHT && lane == 0)
             TMA_ARRIVE(empty0 + 8u * (uint)((i - INFLIGHT) % STAGES));
     }
@@ -419,19 +502,30 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
     for (int i = 0; i < slices; ++i) {
         const uint dst = (uint)((i % STAGES) * STAGE_BYTES);
         barrier(CLK_LOCAL_MEM_FENCE);
-        tma_emu_load_2d(wgmma_arena_w_, dst, A + offA, lda, M, K, i * BK, row0, BM, BK,
-                        SWZA, tid, THREADS);
+        tma_emu_load_2d(wgmma_arena_w_, dst, A + offA, lda, M * (1 + SPLIT), K, i * BK, row0,
+                        BM, BK, SWZA, tid, THREADS);
+#if SPLIT
+        tma_emu_load_2d(wgmma_arena_w_, dst + (uint)A_BOX, A + offA, lda, 2 * M, K, i * BK,
+                        M + row0, BM, BK, SWZA, tid, THREADS);
+        tma_emu_load_2d(wgmma_arena_w_, dst + (uint)(A_BYTES + B_BOX), B + offB, ldb, 2 * N, K,
+                        i * BK, N + col0, BN, BK, SWZA, tid, THREADS);
+#endif
 #if TF32
-        tma_emu_load_2d(wgmma_arena_w_, dst + (uint)A_BYTES, B + offB, ldb, N, K, i * BK, col0,
-                        BN, BK, SWZA, tid, THREADS);
+        tma_emu_load_2d(wgmma_arena_w_, dst + (uint)A_BYTES, B + offB, ldb, N * (1 + SPLIT), K,
+                        i * BK, col0, BN, BK, SWZA, tid, THREADS);
 #else
         for (int q = 0; q < BN / 64; ++q)
             tma_emu_load_2d(wgmma_arena_w_, dst + (uint)(A_BYTES + q * B_PANEL), B + offB, ldb,
                             K, N, col0 + 64 * q, i * BK, BK, 64, 128u, tid, THREADS);
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (wg < CONSUMERS)
+        if (wg < CONSUMERS) {
             TMA_SLICE_MMA(wgmma_base_ + dst);
+#if PROMOTE
+            if (TMA_CHAIN_CLOSES(i))
+                TMA_PROMOTE();
+#endif
+        }
     }
     if (wg == CONSUMERS)
         return;
@@ -440,7 +534,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
     for (int j = 0; j < WG_NI; ++j)
 #pragma unroll
         for (int q = 0; q < WGN / 2; ++q)
-            WGMMA_KEEP(acc[j][q]);
+            WGMMA_KEEP(TMA_RESULT[j][q]);
 
     C += offC + row0 * ldc + col0;
     const int rows_left = M - row0, cols_left = N - col0;
@@ -452,7 +546,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
 #pragma unroll
         for (int c8 = 0; c8 < WGN / 8; ++c8) {
             const int c = j * WGN + c8 * 8 + 2 * t;
-            const float *d = &acc[j][4 * c8];
+            const float *d = &TMA_RESULT[j][4 * c8];
             if (!edge) {
                 tma_store2(C, ldc, r, c, d[0], d[1], alpha, beta, BM, BN, false);
                 tma_store2(C, ldc, r + 8, c, d[2], d[3], alpha, beta, BM, BN, false);

@@ -37,7 +37,7 @@ static const algo_def registry[] = {
      * two slices in flight (185 / 179 TFLOP/s on the H100 at 4096^3 / 8192^3, 128 x 64 with
      * BK 16: 165 / 163); 16-bit data: backend.c's kernels16 row (10_wgmma_tma.cl). */
     { { "wgmma_tma", "Hopper: TMA copies and mbarriers feed wgmma, one producer warp",
-        "BM=128 BN=128 BK=8 STAGES=5 INFLIGHT=2 THREADS=288 GM=16 TMA=1 TM=1 TN=1", 4, "tf32" },
+        "BM=128 BN=128 BK=32 STAGES=6 INFLIGHT=2 THREADS=288 GM=16 TMA=1 TM=1 TN=1", 4, "tf32" },
       "10_wgmma_tma_tf32.cl", "gemm_wgmma_tma_tf32", false, true },
     /* fp32 data through a pre-pass that writes B^T (and with PACKA=1 A) rounded to tf32, so
      * that both operands reach wgmma by TMA as in the 16-bit kernel (cl/10_wgmma_tma.cl,
@@ -45,7 +45,7 @@ static const algo_def registry[] = {
      * rows), two slots: 201 / 216 TFLOP/s on the H100 at 4096^3 / 8192^3 (kernel alone 217 /
      * 224); BK 8 (32-byte rows) ran at 91. */
     { { "wgmma_tma_packed", "Hopper: B^T packed by a pre-pass, both TF32 operands by TMA",
-        "BM=128 BN=128 BK=16 WGN=128 STAGES=2 THREADS=288 GM=16 TMA=1 TF32=1 TM=1 TN=1", 4, "tf32" },
+        "BM=128 BN=256 BK=32 WGN=256 STAGES=4 THREADS=288 GM=16 TMA=1 TF32=1 TM=1 TN=1", 4, "tf32" },
       "10_wgmma_tma.cl", "gemm_wgmma_tma", false, true },
     /* The same kernel with SPLIT=1: A's box split into tf32 and residual in local memory,
      * B^T's fragments in registers, each slice's products promoted into fp32 sums. */

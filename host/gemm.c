@@ -198,7 +198,8 @@ static plan_status plan_create(gemm_plan *plan, cl_context ctx, const device_inf
         }
     }
     plan->pack_b = plan->tma && dtype == 0 && params_get(&plan->params, "TF32", 0) != 0;
-    plan->pack_a = plan->pack_b && params_get(&plan->params, "PACKA", 0) != 0;
+    plan->split = plan->pack_b && params_get(&plan->params, "SPLIT", 0) != 0;
+    plan->pack_a = plan->pack_b && (plan->split || params_get(&plan->params, "PACKA", 0) != 0);
     if (plan->pack_b) {
         plan->scratch = calloc(1, sizeof *plan->scratch);
         if (!plan->scratch) {
@@ -268,11 +269,14 @@ static cl_mem tma_maps(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
     bool real = !plan->tma_emulated && s.K > 0;
     if (real) {
         const int elem = plan->dtype != 0 ? 2 : 4;
-        const tensor_map_shape a = { elem, (uint64_t)s.M, (uint64_t)s.K, (uint64_t)A.ld,
-                                     (uint32_t)plan->bm, (uint32_t)plan->bk, elem * plan->bk };
+        /* tf32x3 (split): packed A and B^T hold the residuals below the values. */
+        const uint64_t halves = plan->split ? 2 : 1;
+        const tensor_map_shape a = { elem, halves * (uint64_t)s.M, (uint64_t)s.K,
+                                     (uint64_t)A.ld, (uint32_t)plan->bm, (uint32_t)plan->bk,
+                                     elem * plan->bk };
         /* Packed B^T (N x K): boxes of BN rows x BK, swizzled as A's. */
         const tensor_map_shape b =
-            plan->pack_b ? (tensor_map_shape){ elem, (uint64_t)s.N, (uint64_t)s.K,
+            plan->pack_b ? (tensor_map_shape){ elem, halves * (uint64_t)s.N, (uint64_t)s.K,
                                                (uint64_t)B.ld, (uint32_t)plan->bn,
                                                (uint32_t)plan->bk, elem * plan->bk }
                          : (tensor_map_shape){ elem, (uint64_t)s.K, (uint64_t)s.N,
@@ -371,12 +375,15 @@ static int pack_buffers(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
                         gemm_operand *A, gemm_operand *B, errbuf *e)
 {
     const int ldp = (s.K + 3) / 4 * 4;
-    cl_mem bt = scratch_get(plan->scratch, q, 0, (size_t)s.N * (size_t)ldp * sizeof(float), e);
+    const size_t halves = plan->split ? 2 : 1; /* tf32x3: the residuals below the values */
+    cl_mem bt = scratch_get(plan->scratch, q, 0,
+                            halves * (size_t)s.N * (size_t)ldp * sizeof(float), e);
     if (!bt)
         return -1;
     cl_mem ar = NULL;
-    if (plan->pack_a &&
-        !(ar = scratch_get(plan->scratch, q, 1, (size_t)s.M * (size_t)ldp * sizeof(float), e)))
+    if (plan->pack_a && !(ar = scratch_get(plan->scratch, q, 1,
+                                           halves * (size_t)s.M * (size_t)ldp * sizeof(float),
+                                           e)))
         return -1;
     *B = (gemm_operand){ bt, 0, ldp };
     if (ar)

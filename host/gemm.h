@@ -38,7 +38,7 @@ typedef struct gemm_plan {
     int bk;
     /* TF32=1 kernels of 10_wgmma_tma.cl read B^T, which a pre-pass (pack_bt) writes into a
      * scratch buffer at each enqueue, and with PACKA=1 A rounded to tf32 (round_a). */
-    bool pack_b, pack_a;
+    bool pack_b, pack_a, split; /* split: SPLIT=1, tf32x3 (packed hi and lo halves) */
     cl_kernel pack_bt, round_a;
     struct plan_scratch *scratch; /* their buffers, reused on the same in-order queue */
 } gemm_plan;

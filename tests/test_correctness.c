@@ -77,6 +77,9 @@ int main(int argc, char **argv)
          * N = 64 in bands of 3 (64-byte swizzle), and BK 32 (128-byte) on 64 x 64 */
         "wgmma_tma_packed:PACKA=1,WGN=64,GM=3",
         "wgmma_tma_packed:BM=64,BN=64,WGN=64,BK=32,STAGES=2,THREADS=160",
+        /* tf32x3 through the packed halves: chains of 1 and 3 slices */
+        "wgmma_tma_packed:SPLIT=1,BM=64,BN=128,WGN=64,BK=16,STAGES=3,THREADS=160,GM=3,PROMOTE=3",
+        "wgmma_tma_packed:SPLIT=1,BK=8,PROMOTE=1",
     };
     for (size_t v = 0; v < sizeof variants32 / sizeof variants32[0] && nalgos < 64; v++) {
         size_t base = strcspn(variants32[v], ":");

@@ -65,7 +65,9 @@ for params in "" "-DWAIT=0" "-DBK=16 -DSTAGES=2 -DWAIT=0" \
         "tma:-DTF32=1 -DBK=8" "tma:-DTF32=1 -DBK=16 -DSTAGES=2" \
         "tma:-DTF32=1 -DBM=128 -DBN=128 -DWGN=128 -DBK=8 -DSTAGES=5 -DTHREADS=288" \
         "tma:-DTF32=1 -DBM=128 -DBN=256 -DBK=8 -DSTAGES=3 -DTHREADS=288" \
-        "tma:-DTF32=1 -DBN=64 -DWGN=64 -DBK=32 -DSTAGES=2"; do
+        "tma:-DTF32=1 -DBN=64 -DWGN=64 -DBK=32 -DSTAGES=2" \
+        "tma:-DTF32=1 -DSPLIT=1 -DBN=64 -DWGN=64 -DBK=16 -DSTAGES=2" \
+        "tma:-DTF32=1 -DSPLIT=1 -DBM=128 -DBN=64 -DWGN=64 -DBK=8 -DSTAGES=2 -DTHREADS=288 -DINFLIGHT=0"; do
     # (No shapes beyond 48 KiB of local memory here: the CUDA toolkit's ptxas refuses more than
     # 0xc000 bytes of static shared memory, where the driver's own compiler takes 227 KiB.)
     # "f16:" entries are cl/09_wgmma_f16.cl (m64nNk16 on 16-bit operands), the others 09_wgmma.cl.
