@@ -41,16 +41,23 @@ static const algo_def registry[] = {
       "10_wgmma_tma_tf32.cl", "gemm_wgmma_tma_tf32", false, true },
     /* fp32 data through a pre-pass that writes B^T (and with PACKA=1 A) rounded to tf32, so
      * that both operands reach wgmma by TMA as in the 16-bit kernel (cl/10_wgmma_tma.cl,
-     * TF32=1); the timing includes the pre-pass.  Two consumers on 128 x 128, BK 16 (64-byte
-     * rows), two slots: 201 / 216 TFLOP/s on the H100 at 4096^3 / 8192^3 (kernel alone 217 /
-     * 224); BK 8 (32-byte rows) ran at 91. */
+     * TF32=1); the timing includes the pre-pass.  Two consumers on 128 x 256, four 32-deep
+     * slots (128-byte rows, 192 KiB): 334 / 362 TFLOP/s on the H100 at 4096^3 / 8192^3
+     * (kernel alone 383 / 378).  Within 48 KiB: 128 x 128, two 16-deep slots, 201 / 216. */
     { { "wgmma_tma_packed", "Hopper: B^T packed by a pre-pass, both TF32 operands by TMA",
         "BM=128 BN=256 BK=32 WGN=256 STAGES=4 THREADS=288 GM=16 TMA=1 TF32=1 TM=1 TN=1", 4, "tf32" },
+      "10_wgmma_tma.cl", "gemm_wgmma_tma", false, true },
+    /* The same at fp32 accuracy: the pre-pass writes hi = tf32(x) and lo = tf32(x - hi) of A and
+     * B^T, a slot holds the four boxes, three wgmmas per k8 step, chains of 2 slices (64 k)
+     * promoted into fp32 sums: 111 / 112 TFLOP/s at 2.8e-7 / 2.9e-7 (warp_tiled's fp32 error
+     * 1.9e-7 / 2.2e-7). */
+    { { "wgmma_tma_packed_tf32x3", "Hopper: packed hi/lo halves, three TF32 wgmmas per step",
+        "BM=128 BN=128 BK=32 WGN=128 STAGES=3 THREADS=288 GM=16 TMA=1 TF32=1 SPLIT=1 PROMOTE=2 TM=1 TN=1", 4, "tf32x3" },
       "10_wgmma_tma.cl", "gemm_wgmma_tma", false, true },
     /* The same kernel with SPLIT=1: A's box split into tf32 and residual in local memory,
      * B^T's fragments in registers, each slice's products promoted into fp32 sums. */
     { { "wgmma_tma_tf32x3", "Hopper: wgmma_tma at fp32 accuracy: hi/lo TF32 split, three wgmmas",
-        "BM=128 BN=64 BK=8 STAGES=4 THREADS=160 GM=16 TMA=1 SPLIT=1 PROMOTE=8 TM=1 TN=1", 4, "tf32x3" },
+        "BM=128 BN=64 BK=32 STAGES=4 THREADS=160 GM=16 TMA=1 SPLIT=1 PROMOTE=2 TM=1 TN=1", 4, "tf32x3" },
       "10_wgmma_tma_tf32.cl", "gemm_wgmma_tma_tf32", false, true },
 };
 

@@ -130,13 +130,13 @@ static const struct {
     { "wgmma", "09_wgmma_f16.cl", "gemm_wgmma_16",
       "BM=128 BN=128 BK=32 WGN=128 STAGES=2 WAIT=0 SWZ=64 TM=16 TN=4" },
     /* Step 10: the same instruction fed by TMA copies through an mbarrier ring, one producer
-     * warp and two consumer warpgroups on 128 x 256, four 64-deep slots (192 KiB: Hopper
+     * warp and two consumer warpgroups on 128 x 256, three 64-deep slots (144 KiB: Hopper
      * gives a work-group 227 KiB although OpenCL reports 48), each slice's wgmmas waited for,
      * bands of 32 block rows (cl/10_wgmma_tma.cl).  Measured on the H100, f16 at 4096^3 /
-     * 8192^3: 656 / 674 TFLOP/s; within 48 KiB the best was one consumer on 64 x 256 with
-     * four 16-deep slots, 444 / 494. */
+     * 8192^3: 663 / 660 TFLOP/s (four slots 655 / 653); within 48 KiB the best was one
+     * consumer on 64 x 256 with four 16-deep slots, 444 / 494. */
     { "wgmma_tma", TMA_FILE, "gemm_wgmma_tma",
-      "BM=128 BN=256 BK=64 WGN=256 STAGES=4 INFLIGHT=0 THREADS=288 GM=32 TMA=1 TM=1 TN=1" },
+      "BM=128 BN=256 BK=64 WGN=256 STAGES=3 INFLIGHT=0 THREADS=288 GM=32 TMA=1 TM=1 TN=1" },
 };
 
 bool backend_has_16bit(const algo_def *algo)

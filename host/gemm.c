@@ -37,6 +37,7 @@ static const hopper_choice hopper_order[] = {
     { "tensor_core", true, "wgmma", NULL },
     { "tensor_core", false, "wgmma_tma_packed", NULL },
     { "tensor_core", false, "wgmma_tma", "ROUNDA=1 INFLIGHT=0 STAGES=3" },
+    { "tensor_core_tf32x3", false, "wgmma_tma_packed_tf32x3", NULL },
     { "tensor_core_tf32x3", false, "wgmma_tma_tf32x3", NULL },
 };
 

@@ -56,9 +56,9 @@ SIZES_BY_MODE = {
 # portable emulation of the matrix instructions, selected with this (host/backend.c).
 EMULATE_ENV = {'CLGEMM_EMULATE_MATRIX': '1'}
 
-# Oclgrind's device has 32 KiB of local memory by default; GPUs have 48 to 64 KiB and the
-# matrix kernels use 43 KiB.
-LOCAL_MEM = 65536
+# Oclgrind's device has 32 KiB of local memory by default; GPUs have 48 to 64 KiB, and a
+# Hopper work-group up to 227 KiB, of which step 10's defaults use up to 192 KiB.
+LOCAL_MEM = 262144
 
 MODES = {
     'kernels': ['--data-races', '--check-api'],
