@@ -6,7 +6,8 @@
 # (CLGEMM_TIME_LAST_KERNEL_ONLY, to take the time apart), odd sizes, the quick-start job, and
 # cuBLAS fp32/TF32/f16/bf16 through PyTorch in the same command.
 #   usage (repo root, .gpu carried): bash bench/gpu_tf32_final.sh
-# Output: the terminal and $OUT (or ./bench-out): session.log, f32_N.json,
+# Output: the terminal and $OUT (or ./bench-out; the device tool brings back 8 files, so run it
+# as OUT=/tmp/r bash ... and tar /tmp/r into $OUT): session.log, f32_N.json,
 # kernel_only_N.json, f16_N.json, bf16_N.json, odd_*.json, quick_start.txt, cublas.txt.
 LOG=session.log
 source bench/gpu_common.sh
@@ -58,7 +59,7 @@ for s in 4095 1000x3000x777; do
 done
 echo "== the quick-start job (clgemm --size 2048: every algorithm)"
 timeout 200 $c --size 2048 --quiet > "$out/quick_start.txt" 2>&1
-awk '{print $1, $(NF-3), $NF}' "$out/quick_start.txt"
+awk 'NF > 6 {print $1, $NF}' "$out/quick_start.txt"
 tail -3 "$out/err.txt"
 echo "== cuBLAS (PyTorch) in the same command"
 for m in "" --tf32 --f16 --bf16; do timeout 120 python3 bench/cublas_anchor.py $m 4096 8192; done \

@@ -38,18 +38,25 @@
  * engine's placement and zero-fill written out) between two barriers, since a CPU OpenCL
  * device cannot spin on an mbarrier that another work-item of its group will complete.
  *
- * Measured on an NVIDIA H100 (OpenCL, driver 580.159.04, 2026-11-22), 4096^3 / 8192^3, same
- * processes as CLBlast, cuBLAS in the same command:
- *   defaults (one consumer on 64 x 256, BK 16, four slots, GM 32; 154 registers, two
- *     groups per SM)                                  f16 444 / 494, bf16 442 / 498 TFLOP/s
- *   the same with GM 16                                426 / 482
- *   two consumers on 128 x 256, three slots            333 / 360
- *   step 9 (09_wgmma_f16.cl, cp.async)                 306 / 320
- *   cuBLAS f16 / bf16                                  658 / 736, 705 / 779
- * The producer warp and the mbarriers are worth 40-50% over step 9 at the same occupancy.
- * What is left is local memory: 48 KiB per work-group from OpenCL holds four 64 x 256 x 16
- * slots or three 128 x 256 x 16 ones, where cuBLAS keeps 128 x 256 tiles several slots deep
- * in 228 KiB and shares B across a cluster of SMs (clusters do not launch from OpenCL).
+ * Local memory: NVIDIA's OpenCL reports 48 KiB per work-group, but a Hopper work-group may
+ * declare up to 227 KiB (measured: bench/probes/big_local.c), and the host passes what the
+ * device really allows as CLGEMM_LOCAL_BYTES.  That is what makes this kernel fast: the tile
+ * cuBLAS uses, 128 x 256 (two consumers), with 64-value slices (A's rows 128 bytes, the widest
+ * swizzle) three deep, 144 KiB.
+ *
+ * Measured on an NVIDIA H100 (OpenCL, driver 580.159.04), 4096^3 / 8192^3 TFLOP/s, same
+ * processes as CLBlast, cuBLAS in the same command (bench/results/2026-11-23_nvidia-h100/):
+ *   defaults (two consumers on 128 x 256, BK 64, three slots, each slice's wgmmas waited
+ *     for, GM 32; one group per SM)             f16 664 / 651, bf16 683 / 680 (2026-11-23)
+ *   the same with four slots                                    655 / 653
+ *   128 x 128, BK 64, three slots (two groups per SM)           532 / 503
+ *   within 48 KiB: one consumer on 64 x 256, BK 16, four slots  444 / 494 (2026-11-22)
+ *   within 48 KiB: two consumers on 128 x 256, three 16-deep slots  333 / 360
+ *   step 9 (09_wgmma_f16.cl, cp.async)                          306 / 320
+ *   cuBLAS f16 / bf16                          683 / 736, 712 / 789 (2026-11-23)
+ * The producer warp and the mbarriers are worth 40-50% over step 9 at the same occupancy; the
+ * room for a 128 x 256 tile with wide rows another 35-50%.  cuBLAS also shares B across a
+ * cluster of SMs, which OpenCL does not launch (clusters of one, measured).
  *
  * TF32 = 1, fp32 data through a packing pre-pass (the wgmma_tma_packed row):
  * TF32 wgmma reads both operands from local memory only K-major, and B (K x N, row-major) is
@@ -60,9 +67,20 @@
  * file's 16-bit kernel with 4-byte values: both operands K-major, both by TMA into the same
  * swizzle (4 BK bytes per row), both read by descriptors, no work-item touching a value.
  * B^T's box is BN rows x BK values, one copy per slice.  The pre-pass reads and writes B
- * once (N K values each way): at 4096^3 that is a tenth of the GEMM's own time, at 8192^3 a
- * twentieth, and the timing includes it.  Without PACKA the tensor core truncates A to tf32
- * (half the error of A's side is rounding's).
+ * once (N K values each way), about 50 us at 4096^3 (12% of the whole) and 4% at 8192^3; the
+ * timing includes it.  Without PACKA the tensor core truncates A to tf32 (error 3.6e-5
+ * against 2.2e-5 rounded, at 4096^3).  Measured on the H100 (2026-11-23), 4096^3 / 8192^3:
+ * 128 x 256, BK 32 (128-byte rows), four slots, 337 / 352 TFLOP/s (kernel alone 385 / 378;
+ * cuBLAS TF32 377 / 367).  The row width decides how fast wgmma reads a K-major box: one
+ * 64 x 64 tile with 32 KiB of slots ran 55, 97 and 124 with 32-, 64- and 128-byte rows.
+ *
+ * SPLIT = 1 with TF32 (tf32x3, fp32-level accuracy): the pre-pass also writes the residuals
+ * lo = tf32(x - hi) of A and B^T in the rows below the values (rows M.. and N.., one tensor
+ * map each), a slot holds four boxes (A hi, A lo, B^T hi, B^T lo) and each k8 step issues
+ * three wgmmas, lo x hi, hi x lo, hi x hi.  The tensor core's own additions drift over a long K
+ * (see 10_wgmma_tma_tf32.cl), so chains of PROMOTE slices are summed from zero and added to
+ * fp32 sums.  128 x 128, BK 32, three slots: 109 / 113 TFLOP/s at 2.8e-7 / 2.9e-7 (fp32 SIMT
+ * 1.9e-7 / 2.2e-7; cuBLAS fp32 51 / 51).
  *
  * Parameters (-D):
  *   BM x BN  the block of C: BM = 64 per consumer warpgroup (64 or 128); BN a multiple of
@@ -76,6 +94,8 @@
  *   THREADS  the work-group: 128 per consumer warpgroup + 32 (the producer warp)
  *   BF16     0: f16 inputs, 1: bf16 inputs
  *   TF32     1: fp32 inputs, B given as B^T (N x K, from wgmma_tma_pack_bt), TF32 wgmma
+ *   SPLIT    with TF32, 1: tf32x3 on packed hi/lo halves (three wgmmas per k8 step)
+ *   PROMOTE  with SPLIT: slices per chain summed from zero before the fp32 add (64 k)
  *   PACKA    with TF32, 1: A is the tf32-rounded copy from wgmma_tma_round_a (the host
  *            reads this define; the kernel is the same)
  *   GM       blocks of C are handed out in bands of GM block rows, column by column within

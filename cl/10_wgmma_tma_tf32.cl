@@ -74,7 +74,12 @@
  *     chains of 4 / no promotion                               59 / 61, 2.6e-7 / 73 / 75, 3.1e-6
  *   step 8 (mma.sync, tuned): TF32 134 / 137, tf32x3 47 / 47 (2.7e-7)
  *   cuBLAS TF32 384 / 411, fp32 51 / 51; warp_tiled (fp32 SIMT) 47 / 47 at 1.9e-7
- * What limits it: 48 KiB of local memory hold only 8-deep slices of a 128 x 128 tile (or
+ * Since 2026-11-23 the host lets Hopper kernels declare the 227 KiB a work-group really has
+ * (10_wgmma_tma.cl): the defaults are now BK 32 (A's rows 128 bytes) with six slots, TF32 230
+ * / 230 TFLOP/s, and tf32x3 128 x 64, BK 32, four slots, chains of two slices, 63 / 67 at
+ * 2.8e-7 / 2.9e-7.  Packing B^T in a pre-pass instead (wgmma_tma_packed, in 10_wgmma_tma.cl)
+ * is faster still: 337 / 352 TF32, 109 / 113 tf32x3.  What follows was measured within 48 KiB.
+ * What limited it: 48 KiB of local memory hold only 8-deep slices of a 128 x 128 tile (or
  * 16-deep of 128 x 64), so every slice, one or two wgmmas, pays a full barrier wait and
  * fragment loads; wider tiles leave fewer groups per SM and ran slower.  Surprises, all
  * measured: NVIDIA's ptxas serialises the default's wgmmas (warning C7515, the fragment

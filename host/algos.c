@@ -34,8 +34,9 @@ static const algo_def registry[] = {
         "BM=64 BN=256 BK=8 WGN=256 STAGES=4 WAIT=1 ROUND=1 TM=8 TN=16", 4, "tf32" },
       "09_wgmma.cl", "gemm_wgmma", false, true },
     /* fp32 data: TF32 as C^T = B^T A^T (B^T from registers), two consumers on 128 x 128 with
-     * two slices in flight (185 / 179 TFLOP/s on the H100 at 4096^3 / 8192^3, 128 x 64 with
-     * BK 16: 165 / 163); 16-bit data: backend.c's kernels16 row (10_wgmma_tma.cl). */
+     * two slices in flight, BK 32, six slots (230 / 230 TFLOP/s on the H100 at 4096^3 /
+     * 8192^3; within 48 KiB, BK 8 and five slots: 185 / 179); 16-bit data: backend.c's
+     * kernels16 row (10_wgmma_tma.cl). */
     { { "wgmma_tma", "Hopper: TMA copies and mbarriers feed wgmma, one producer warp",
         "BM=128 BN=128 BK=32 STAGES=6 INFLIGHT=2 THREADS=288 GM=16 TMA=1 TM=1 TN=1", 4, "tf32" },
       "10_wgmma_tma_tf32.cl", "gemm_wgmma_tma_tf32", false, true },

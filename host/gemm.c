@@ -13,14 +13,16 @@ static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
 /* On Hopper (compute capability 9.x) the tensor-core rows run step 10's kernels when they are
  * faster, measured on the H100 (driver 580, 2026-11-22, 4096^3 / 8192^3 TFLOP/s):
- *   tensor_core, f16 / bf16 data: wgmma_tma 444 / 494, else step 9's wgmma 306 / 320, else
+ *   tensor_core, f16 / bf16 data: wgmma_tma 664 / 651 (2026-11-23; 444 / 494 within 48 KiB),
+ *       else step 9's wgmma 306 / 320, else
  *       its own mma.sync 262 / 257;
  *   tensor_core, fp32 data (TF32): wgmma_tma_packed, B^T rounded to tf32 by a pre-pass and
- *       A truncated by the tensor core (2026-11-23: 201 / 216 with the pre-pass timed, error
- *       3.6e-5 at 4096^3; with A rounded too, PACKA=1, 185 / 208 at mma.sync's 2.2e-5), else
- *       wgmma_tma with A rounded in local memory (ROUNDA, each slice's wgmmas waited for:
- *       169 / 178), against mma.sync 134 / 137;
- *   tensor_core_tf32x3: wgmma_tma_tf32x3 60 / 62, against mma.sync 47 / 47.
+ *       A truncated by the tensor core (2026-11-23, 227 KiB of local memory: 337 / 352 with
+ *       the pre-pass timed, error 3.6e-5 at 4096^3; with A rounded too, PACKA=1, 305 / 345 at
+ *       mma.sync's 2.2e-5), else wgmma_tma (B^T from registers: 230 / 230; within 48 KiB
+ *       with A rounded, ROUNDA, 169 / 178), against mma.sync 134 / 137;
+ *   tensor_core_tf32x3: wgmma_tma_packed_tf32x3 109 / 113 (2026-11-23), else
+ *       wgmma_tma_tf32x3 63 / 67, against mma.sync 47 / 47.
  * (bench/results/2026-11-22_nvidia-h100/wgmma_tma/, 2026-11-23_nvidia-h100/; an H200 gave the
  * same order for the 2026-11-22 kernels.)
  * Only with the row's default parameters: explicit ones describe the mma.sync kernel, which
