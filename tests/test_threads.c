@@ -108,6 +108,30 @@ int main(void)
         failures += jobs[i].failures;
     }
 
+    /* The packed kernels keep scratch buffers in the shared plan, reused only on the queue that
+     * last used them: two threads alternating on their own queues make every call switch
+     * queues.  Through the emulation of the matrix instructions where there is no Hopper GPU
+     * (integers of at most 4: tf32 holds them exactly, so the results are exact too). */
+    setenv("CLGEMM_EMULATE_MATRIX", "1", 1);
+    struct job packed[2] = {
+        { ctx, q1, { "wgmma_tma_packed:BM=64,BN=64,WGN=64,BK=16,STAGES=2,THREADS=160",
+                     "wgmma_tma_packed:SPLIT=1,BM=64,BN=64,WGN=64,BK=8,STAGES=2,THREADS=160",
+                     "wgmma_tma_packed:BM=64,BN=64,WGN=64,BK=16,STAGES=2,THREADS=160" }, 4, 0, "" },
+        { ctx, q2, { "wgmma_tma_packed:SPLIT=1,BM=64,BN=64,WGN=64,BK=8,STAGES=2,THREADS=160",
+                     "wgmma_tma_packed:BM=64,BN=64,WGN=64,BK=16,STAGES=2,THREADS=160",
+                     "wgmma_tma_packed:SPLIT=1,BM=64,BN=64,WGN=64,BK=8,STAGES=2,THREADS=160" },
+          5, 0, "" },
+    };
+    for (int i = 0; i < 2; i++)
+        pthread_create(&t[i], NULL, worker, &packed[i]);
+    for (int i = 0; i < 2; i++) {
+        pthread_join(t[i], NULL);
+        printf("%s thread %d: %d packed GEMMs (scratch buffers shared by the plan), %d wrong%s%s\n",
+               packed[i].failures ? "FAIL" : "ok  ", i, ROUNDS, packed[i].failures,
+               packed[i].failures ? ": " : "", packed[i].why);
+        failures += packed[i].failures;
+    }
+
     /* A caller's queue wrapped into a second context on the same device. */
     clgemm_context *wrapped;
     if (clgemm_wrap(q1, &wrapped) != CLGEMM_SUCCESS) {
