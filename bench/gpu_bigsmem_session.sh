@@ -30,9 +30,7 @@ wgmma_tma_tf32x3:BK=32,STAGES=4,PROMOTE=4
 wgmma_tma_tf32x3:BM=128,BN=128,THREADS=288,BK=32,STAGES=3,PROMOTE=2"
 echo "== registers"
 for v in wgmma_tma_packed $X3; do
-    echo "$v: $(CLGEMM_BUILD_OPTIONS=-cl-nv-verbose CLGEMM_SHOW_BUILD_LOG=1 CLGEMM_NO_CACHE=1 \
-        timeout 60 $c --device nvidia --algo "$v" --no-baseline --size 256 --iters 1 \
-        --warmup 0 2>&1 | grep -E "registers|spill|serializ" | grep -v "used 0 barriers" | tr -s ' \n' ' ')"
+    echo "$v: $(registers "$v")"
 done
 for n in 4096 8192; do
     echo "== f16 at $n"

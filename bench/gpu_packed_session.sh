@@ -23,10 +23,7 @@ wgmma_tma_packed:BN=128,WGN=128,STAGES=7
 wgmma_tma_packed:GM=16"}
 echo "== registers"
 for v in $V; do
-    echo "$v: $(CLGEMM_BUILD_OPTIONS=-cl-nv-verbose CLGEMM_SHOW_BUILD_LOG=1 CLGEMM_NO_CACHE=1 \
-        timeout 60 $c --device nvidia --algo "$v" --no-baseline --size 256 --iters 1 \
-        --warmup 0 2>&1 | grep -E "registers|spill|serializ|rror" | grep -v "used 0 barriers" \
-        | tail -3 | tr -s ' \n' ' ')"
+    echo "$v: $(registers "$v")"
 done
 echo "== speed: one process per size, the variants beside wgmma_tma, tensor_core and CLBlast"
 for n in ${PK_SIZES:-4096 8192}; do

@@ -18,15 +18,9 @@ CLGEMM_TEST_DEVICE=nvidia timeout 500 /tmp/b/tests/test_correctness tensor_core 
 grep -v "^ok" "$out/correctness.txt" | tail -8
 echo "== registers (-cl-nv-verbose)"
 for v in wgmma_tma_packed wgmma_tma_packed_tf32x3 wgmma_tma wgmma_tma_tf32x3; do
-    echo "$v: $(CLGEMM_BUILD_OPTIONS=-cl-nv-verbose CLGEMM_SHOW_BUILD_LOG=1 CLGEMM_NO_CACHE=1 \
-        timeout 60 $c --device nvidia --algo "$v" --no-baseline --size 256 --iters 1 \
-        --warmup 0 2>&1 | grep -E "registers|spill|serializ" | grep -v "used 0 barriers" \
-        | sed -e 's/ptxas info *: //g' -e 's/0 bytes stack frame, //g' | tr -s ' \n' ' ')"
+    echo "$v: $(registers "$v")"
 done
-echo "16-bit wgmma_tma: $(CLGEMM_BUILD_OPTIONS=-cl-nv-verbose CLGEMM_SHOW_BUILD_LOG=1 \
-    CLGEMM_NO_CACHE=1 timeout 60 $c --device nvidia --algo wgmma_tma --dtype f16 --no-baseline \
-    --size 256 --iters 1 --warmup 0 2>&1 | grep -E "registers|spill|serializ" \
-    | grep -v "used 0 barriers" | sed 's/ptxas info *: //g' | tr -s ' \n' ' ')"
+echo "16-bit wgmma_tma: $(registers wgmma_tma --dtype f16)"
 OLD16="wgmma_tma:BM=64,BN=256,BK=16,STAGES=4,INFLIGHT=1,THREADS=160"
 for n in 4096 8192; do
     echo "== fp32 data at $n (TF32, tf32x3, fp32)"

@@ -26,10 +26,7 @@ wgmma_tma_tf32x3:PROMOTE=0
 wgmma_tma_tf32x3:PROMOTE=4"}
 echo "== registers"
 for v in wgmma_tma wgmma_tma:ROUNDA=1,INFLIGHT=0,STAGES=3 wgmma_tma_tf32x3 $V; do
-    echo "$v: $(CLGEMM_BUILD_OPTIONS=-cl-nv-verbose CLGEMM_SHOW_BUILD_LOG=1 CLGEMM_NO_CACHE=1 \
-        timeout 60 $c --device nvidia --algo "$v" --no-baseline --size 256 --iters 1 \
-        --warmup 0 2>&1 | grep -E "registers|spill|serializ" | grep -v "Used [0-9]* registers, used 0 barriers" \
-        | tail -3 | tr -s ' \n' ' ')"
+    echo "$v: $(registers "$v")"
 done
 echo "== speed: one process per size, all variants + CLBlast"
 for n in ${X3_SIZES:-4096 8192}; do

@@ -394,40 +394,41 @@ static int pack_buffers(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
     return 0;
 }
 
-/* The pre-pass: B^T rounded to tf32 from B into packed B, and with PACKA A rounded from A
- * into packed A.  first receives the first kernel's event. */
+/* One pre-pass kernel: both take (rows, cols, source, its offset, its ld, destination, its ld)
+ * in the order of their own loops (round_a: M, K; pack_bt: K, N). */
+static int enqueue_pass(cl_command_queue q, cl_kernel k, int d0, int d1, gemm_operand from,
+                        gemm_operand to, const size_t global[2], const size_t local[2],
+                        cl_event *ev, errbuf *e)
+{
+    CL_TRY(e, clSetKernelArg(k, 0, sizeof(int), &d0));
+    CL_TRY(e, clSetKernelArg(k, 1, sizeof(int), &d1));
+    CL_TRY(e, clSetKernelArg(k, 2, sizeof(cl_mem), &from.buf));
+    CL_TRY(e, clSetKernelArg(k, 3, sizeof(int), &from.off));
+    CL_TRY(e, clSetKernelArg(k, 4, sizeof(int), &from.ld));
+    CL_TRY(e, clSetKernelArg(k, 5, sizeof(cl_mem), &to.buf));
+    CL_TRY(e, clSetKernelArg(k, 6, sizeof(int), &to.ld));
+    CL_TRY(e, clEnqueueNDRangeKernel(q, k, 2, NULL, global, local, 0, NULL, ev));
+    return 0;
+fail:
+    return -1;
+}
+
+/* The pre-pass: B^T rounded to tf32 from B into packed B, and with PACKA (or SPLIT) A rounded
+ * from A into packed A.  first receives the first kernel's event. */
 static int pack_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
                         gemm_operand A, gemm_operand B, gemm_operand packed_a,
                         gemm_operand packed_b, cl_event *first, errbuf *e)
 {
-    cl_kernel k = plan->round_a;
     if (plan->pack_a) {
         const size_t local[2] = { 32, 8 };
         const size_t global[2] = { ceil_div((size_t)s.K, 128) * 32, ceil_div((size_t)s.M, 8) * 8 };
-        CL_TRY(e, clSetKernelArg(k, 0, sizeof(int), &s.M));
-        CL_TRY(e, clSetKernelArg(k, 1, sizeof(int), &s.K));
-        CL_TRY(e, clSetKernelArg(k, 2, sizeof(cl_mem), &A.buf));
-        CL_TRY(e, clSetKernelArg(k, 3, sizeof(int), &A.off));
-        CL_TRY(e, clSetKernelArg(k, 4, sizeof(int), &A.ld));
-        CL_TRY(e, clSetKernelArg(k, 5, sizeof(cl_mem), &packed_a.buf));
-        CL_TRY(e, clSetKernelArg(k, 6, sizeof(int), &packed_a.ld));
-        CL_TRY(e, clEnqueueNDRangeKernel(q, k, 2, NULL, global, local, 0, NULL, first));
+        if (enqueue_pass(q, plan->round_a, s.M, s.K, A, packed_a, global, local, first, e) != 0)
+            return -1;
         first = NULL;
     }
-    k = plan->pack_bt;
     const size_t local[2] = { 16, 16 };
     const size_t global[2] = { ceil_div((size_t)s.N, 64) * 16, ceil_div((size_t)s.K, 64) * 16 };
-    CL_TRY(e, clSetKernelArg(k, 0, sizeof(int), &s.K));
-    CL_TRY(e, clSetKernelArg(k, 1, sizeof(int), &s.N));
-    CL_TRY(e, clSetKernelArg(k, 2, sizeof(cl_mem), &B.buf));
-    CL_TRY(e, clSetKernelArg(k, 3, sizeof(int), &B.off));
-    CL_TRY(e, clSetKernelArg(k, 4, sizeof(int), &B.ld));
-    CL_TRY(e, clSetKernelArg(k, 5, sizeof(cl_mem), &packed_b.buf));
-    CL_TRY(e, clSetKernelArg(k, 6, sizeof(int), &packed_b.ld));
-    CL_TRY(e, clEnqueueNDRangeKernel(q, k, 2, NULL, global, local, 0, NULL, first));
-    return 0;
-fail:
-    return -1;
+    return enqueue_pass(q, plan->pack_bt, s.K, s.N, B, packed_b, global, local, first, e);
 }
 
 int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,

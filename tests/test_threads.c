@@ -77,6 +77,22 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/* Runs two jobs in two threads at once; prints a line per thread, returns the failures. */
+static int run_pair(struct job jobs[2], const char *what)
+{
+    pthread_t t[2];
+    int failures = 0;
+    for (int i = 0; i < 2; i++)
+        pthread_create(&t[i], NULL, worker, &jobs[i]);
+    for (int i = 0; i < 2; i++) {
+        pthread_join(t[i], NULL);
+        printf("%s thread %d: %d %s, %d wrong%s%s\n", jobs[i].failures ? "FAIL" : "ok  ", i,
+               ROUNDS, what, jobs[i].failures, jobs[i].failures ? ": " : "", jobs[i].why);
+        failures += jobs[i].failures;
+    }
+    return failures;
+}
+
 int main(void)
 {
     const char *spec = getenv("CLGEMM_TEST_DEVICE");
@@ -97,16 +113,7 @@ int main(void)
         { ctx, q1, { "block_tiled_vectorized", "tiled", NULL }, 1, 0, "" },
         { ctx, q2, { "block_tiled_vectorized", NULL, "tiled" }, 2, 0, "" },
     };
-    pthread_t t[2];
-    for (int i = 0; i < 2; i++)
-        pthread_create(&t[i], NULL, worker, &jobs[i]);
-    for (int i = 0; i < 2; i++) {
-        pthread_join(t[i], NULL);
-        printf("%s thread %d: %d GEMMs on its own queue, %d wrong%s%s\n",
-               jobs[i].failures ? "FAIL" : "ok  ", i, ROUNDS, jobs[i].failures,
-               jobs[i].failures ? ": " : "", jobs[i].why);
-        failures += jobs[i].failures;
-    }
+    failures += run_pair(jobs, "GEMMs on its own queue");
 
     /* The packed kernels keep scratch buffers in the shared plan, reused only on the queue that
      * last used them: two threads alternating on their own queues make every call switch
@@ -122,15 +129,7 @@ int main(void)
                      "wgmma_tma_packed:SPLIT=1,BM=64,BN=64,WGN=64,BK=8,STAGES=2,THREADS=160" },
           5, 0, "" },
     };
-    for (int i = 0; i < 2; i++)
-        pthread_create(&t[i], NULL, worker, &packed[i]);
-    for (int i = 0; i < 2; i++) {
-        pthread_join(t[i], NULL);
-        printf("%s thread %d: %d packed GEMMs (scratch buffers shared by the plan), %d wrong%s%s\n",
-               packed[i].failures ? "FAIL" : "ok  ", i, ROUNDS, packed[i].failures,
-               packed[i].failures ? ": " : "", packed[i].why);
-        failures += packed[i].failures;
-    }
+    failures += run_pair(packed, "packed GEMMs (scratch buffers shared by the plan)");
 
     /* A caller's queue wrapped into a second context on the same device. */
     clgemm_context *wrapped;
