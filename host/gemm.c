@@ -47,8 +47,8 @@ static plan_status plan_create(gemm_plan *plan, cl_context ctx, const device_inf
                                const algo_def *algo, int dtype, const char *overrides,
                                char **log, errbuf *e);
 /* The packed operands' buffers, kept by the plan from one enqueue to the next: a fresh
- * buffer per GEMM cost the H100 about 40 us of device time (first touch of new memory), a
- * fifth of a 4096^3 TF32 GEMM.  Reuse is safe only where the next GEMM cannot start before
+ * buffer per GEMM cost the H100 about 35 us of device time (first touch of new memory), a
+ * twelfth of a 4096^3 TF32 GEMM.  Reuse is safe only where the next GEMM cannot start before
  * the last one has read them: the same in-order queue (held, so that its handle cannot come
  * back as another queue's); on any other queue the plan takes new buffers and lets the old
  * ones go when their commands are done. */
