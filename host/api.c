@@ -467,7 +467,6 @@ clgemm_status clgemm_sgemm_events(clgemm_context *ctx, const char *algorithm, si
                                   cl_mem C, size_t offC, size_t ldc, cl_command_queue queue,
                                   cl_event *first, cl_event *last)
 {
-    cl_event *event = last;
     if (!ctx)
         return fail(CLGEMM_ERROR_INVALID_ARGUMENT, "clgemm_sgemm: NULL context");
     gemm_operand a, b, c;
@@ -514,7 +513,7 @@ clgemm_status clgemm_sgemm_events(clgemm_context *ctx, const char *algorithm, si
         if (!p)
             return fail(CLGEMM_ERROR_UNSUPPORTED, "no algorithm runs on this device");
     }
-    return enqueue_plan(ctx, p, queue, M, N, K, alpha, a, b, beta, c, first, event);
+    return enqueue_plan(ctx, p, queue, M, N, K, alpha, a, b, beta, c, first, last);
 }
 
 /* ---- 16-bit inputs ---------------------------------------------------------------- */
