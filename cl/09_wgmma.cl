@@ -70,7 +70,7 @@
  *     wgmma exists only in sm_90a.  The Hopper instructions are therefore PTX
  *     comments carrying a marker; the host builds once, rewrites the PTX's
  *     target to sm_90a, turns the marked comments into instructions and builds
- *     that PTX again (host/ptx_retarget.h, host/program.c).  On any other
+ *     that PTX again (host/lib/ptx_retarget.h, host/lib/program.c).  On any other
  *     device the plan says "unsupported"; CLGEMM_EMULATE_MATRIX=1 runs the same
  *     kernel through wgmma.h's emulation, which decodes the descriptors and
  *     the D fragment layout the way the PTX ISA describes them, and performs

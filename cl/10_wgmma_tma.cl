@@ -23,7 +23,7 @@
  *     for "empty" before refilling a slot; the consumers wait for "full" before reading it.
  *     Nobody else waits for anybody: the producer runs up to STAGES slices ahead, and the
  *     two consumer warpgroups drift freely.
- *  3. The tensor maps (host/tensor_map.h) describe A (M x K, row-major) and B (K x N,
+ *  3. The tensor maps (host/lib/tensor_map.h) describe A (M x K, row-major) and B (K x N,
  *     row-major); the host encodes them with libcuda, and wgmma_tma_set_maps below puts the
  *     buffers' addresses in on the device.
  *
@@ -159,7 +159,7 @@ typedef ushort elem_t;
 #define ELEM 2
 #define WG_K 16
 #endif
-/* What a work-group may declare (host/device.h: 227 KiB on Hopper, although NVIDIA's OpenCL
+/* What a work-group may declare (host/lib/device.h: 227 KiB on Hopper, although NVIDIA's OpenCL
  * reports 48); the host passes it. */
 #ifndef CLGEMM_LOCAL_BYTES
 #define CLGEMM_LOCAL_BYTES 49152

@@ -139,7 +139,7 @@
 #define INFLIGHT 1
 #endif
 
-/* What a work-group may declare (host/device.h: 227 KiB on Hopper, although NVIDIA's OpenCL
+/* What a work-group may declare (host/lib/device.h: 227 KiB on Hopper, although NVIDIA's OpenCL
  * reports 48); the host passes it. */
 #ifndef CLGEMM_LOCAL_BYTES
 #define CLGEMM_LOCAL_BYTES 49152

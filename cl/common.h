@@ -1,7 +1,7 @@
 /* Shared by every kernel in cl/.  The host resolves `#include "common.h"` itself
  * (the sources are embedded in the binary), so this file must stay plain OpenCL C 1.2.
  *
- * Layout contract (the host relies on it, see host/gemm.c):
+ * Layout contract (the host relies on it, see host/lib/gemm.c):
  *   row-major A (M x K), B (K x N), C (M x N); element (r, c) of X lives at
  *   X[offX + r * ldX + c].  C = alpha * A * B + beta * C.
  *   When beta == 0, C is written without being read (BLAS semantics), so an

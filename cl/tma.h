@@ -1,5 +1,5 @@
 /* Hopper's tensor memory accelerator (TMA) and mbarriers, for kernels built through the
- * sm_90a post-pass (CLGEMM_PTX_SM90A=1; see host/ptx_retarget.h and host/tensor_map.h).
+ * sm_90a post-pass (CLGEMM_PTX_SM90A=1; see host/lib/ptx_retarget.h and host/lib/tensor_map.h).
  *
  * Why: cp.async makes every work-item compute addresses, issue 16-byte copies, apply the
  * swizzle by hand and wait on its own copies before a barrier tells the others.  One TMA

@@ -63,9 +63,9 @@
  *
  * How it reaches the hardware from OpenCL: NVIDIA's compiler targets sm_90, where wgmma does
  * not exist, so every Hopper instruction is written as a PTX comment starting "// @sm90a "
- * (operands are substituted inside comments too).  The host (host/program.c, with
- * -DCLGEMM_PTX_SM90A=1 from host/backend.c) builds once, rewrites the PTX to sm_90a with
- * those comments turned into instructions (host/ptx_retarget.h) and builds that text again.
+ * (operands are substituted inside comments too).  The host (host/lib/program.c, with
+ * -DCLGEMM_PTX_SM90A=1 from host/lib/backend.c) builds once, rewrites the PTX to sm_90a with
+ * those comments turned into instructions (host/lib/ptx_retarget.h) and builds that text again.
  *
  * CLGEMM_EMULATE_WGMMA=1 selects the emulation, portable OpenCL C 1.2: WGMMA_M64K8_TF32 reads
  * A and B from local memory by decoding the descriptors exactly as above (addresses are

@@ -1,4 +1,4 @@
-/* ptx_retarget_tool IN.ptx > OUT.ptx: the sm_90a post-pass of host/ptx_retarget.h on a file,
+/* ptx_retarget_tool IN.ptx > OUT.ptx: the sm_90a post-pass of host/lib/ptx_retarget.h on a file,
  * for tests/test_wgmma_ptxas.sh.  Exit 1 with the reason when the pass refuses the text. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -56,7 +56,7 @@ def run(args, env_extra):
     env = dict(os.environ)
     env['CLGEMM_NO_CACHE'] = '1'
     # Matrix-unit kernels run through their portable emulation where the device has no matrix
-    # hardware (host/backend.c), so they are checked too.
+    # hardware (host/lib/backend.c), so they are checked too.
     env['CLGEMM_EMULATE_MATRIX'] = '1'
     env.pop('CLGEMM_BUILD_OPTIONS', None)
     env.update(env_extra)
@@ -141,9 +141,9 @@ with tempfile.TemporaryDirectory() as tmp:
                   (min(errors), min(errors) * k, strict[0]['tolerance']))
 
     # 16-bit inputs: algorithms with a kernel for them (--dtype f16/bf16 swaps in another file,
-    # host/backend.c) are planted and checked the same way, at every size and both formats.
+    # host/lib/backend.c) are planted and checked the same way, at every size and both formats.
     # Against the reference from the rounded inputs their tolerance is the accumulation's
-    # (host/check.h), far below one lost term, so they must FAIL.
+    # (host/cli/check.h), far below one lost term, so they must FAIL.
     rc, rows, out = run(['--size', '7x5x3', '--no-check', '--no-baseline', '--dtype', 'f16',
                          *[a for n in names for a in ('--algo', n)]], env)
     names16 = [r['algorithm'] for r in rows if r.get('precision') == 'f16']

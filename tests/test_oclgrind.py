@@ -53,7 +53,7 @@ SIZES_BY_MODE = {
 }
 
 # Matrix-unit kernels (tensor_core...) run on devices without matrix hardware through a
-# portable emulation of the matrix instructions, selected with this (host/backend.c).
+# portable emulation of the matrix instructions, selected with this (host/lib/backend.c).
 EMULATE_ENV = {'CLGEMM_EMULATE_MATRIX': '1'}
 
 # Oclgrind's device has 32 KiB of local memory by default; GPUs have 48 to 64 KiB, and a
@@ -209,7 +209,7 @@ DTYPES16 = {'kernels': ('f16', 'bf16'), 'uninitialized': ('f16',)}
 
 def with_16bit_kernels(clgemm, kernels):
     """Which of the kernels have a second kernel file for 16-bit inputs (--dtype f16/bf16,
-    host/backend.c): those whose row says precision f16 when asked for --dtype f16 (quick, on
+    host/lib/backend.c): those whose row says precision f16 when asked for --dtype f16 (quick, on
     the CPU device, emulated where needed)."""
     device = os.environ.get('CLGEMM_TEST_DEVICE') or 'pocl'
     rows = statuses([], clgemm, device, list(kernels), EMULATE_ENV, ('--dtype', 'f16'))

@@ -1,4 +1,4 @@
-/* Unit tests of the sm_90a PTX post-pass (host/ptx_retarget.h): pure strings, no device. */
+/* Unit tests of the sm_90a PTX post-pass (host/lib/ptx_retarget.h): pure strings, no device. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -107,7 +107,7 @@ if have_tool "$OCLOC" intel-opencl-icd; then
     intel_compile dg2 "-DSG=8"    # Xe-HPG (Arc A-series, Flex): 8-wide DPAS subgroups
     intel_compile pvc "-DSG=16"   # Xe-HPC (Data Center GPU Max): 16-wide
     # --dtype f16 / bf16: 16-bit inputs staged as they are, f16 and bf16 DPAS, with the tile
-    # host/backend.c gives them
+    # host/lib/backend.c gives them
     t16="-DBM=128 -DBN=128 -DBK=32 -DTM=16 -DTN=4"
     intel_compile dg2 "-DSG=8 -DIN16=1 -DBF16=0 $t16" hf
     intel_compile dg2 "-DSG=8 -DIN16=1 -DBF16=1 $t16" bf
@@ -160,7 +160,7 @@ if [ $have_clang = 1 ] && [ $have_objdump = 1 ]; then
     fi
     amd_compile gfx1100 v_wmma           # RDNA3 (wave32, WMMA f16)
     # --dtype f16 / bf16 on RDNA3: 16-bit inputs staged as they are, f16 and bf16 WMMA
-    t16="-DBM=64 -DBN=64 -DBK=32 -DTM=4 -DTN=4"   # host/backend.c's tile for them
+    t16="-DBM=64 -DBN=64 -DBK=32 -DTM=4 -DTN=4"   # host/lib/backend.c's tile for them
     amd_compile gfx1100 v_wmma_f32_16x16x16_f16 "-DIN16=1 -DBF16=0 $t16"
     amd_compile gfx1100 v_wmma_f32_16x16x16_bf16 "-DIN16=1 -DBF16=1 $t16"
 fi

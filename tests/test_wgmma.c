@@ -1,7 +1,7 @@
 /* The wgmma primitive of cl/wgmma.h against a plain reference, one instruction sequence at a
  * time, on one device ($CLGEMM_TEST_DEVICE, else pocl):
  *   - on NVIDIA compute capability 9.x: the real wgmma.mma_async, built through the sm_90a
- *     post-pass of host/program.c (so this is also the end-to-end test of that pass);
+ *     post-pass of host/lib/program.c (so this is also the end-to-end test of that pass);
  *   - anywhere else: wgmma.h's emulation (CLGEMM_EMULATE_WGMMA=1).
  * For N in 8 .. 256 and several local-memory layouts of A (64 x 16) and B^T (N x 16) (core
  * matrices side by side or K-outer, padded strides, a start that is only 16-byte aligned), a

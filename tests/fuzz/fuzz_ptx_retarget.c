@@ -1,4 +1,4 @@
-/* libFuzzer target: the sm_90a PTX post-pass (host/ptx_retarget.h) over arbitrary bytes.
+/* libFuzzer target: the sm_90a PTX post-pass (host/lib/ptx_retarget.h) over arbitrary bytes.
  * Properties: no crash or read past the input (it is its own allocation, not NUL-terminated);
  * a failure says why; an accepted text is at most one byte longer, says .target sm_90a, has
  * no marker line left that the pass would take, and goes through the pass again unchanged

@@ -2,7 +2,7 @@
  *
  * Why it exists: NVIDIA's OpenCL compiler emits PTX for `.target sm_90` on an H100, and the
  * Hopper-only instructions (wgmma.*, setmaxnreg) are accepted only for `sm_90a`.  So a kernel
- * that wants them is built twice (host/program.c): first normally, with each Hopper-only
+ * that wants them is built twice (host/lib/program.c): first normally, with each Hopper-only
  * instruction written as a PTX comment that carries it, e.g. in OpenCL C
  *     asm volatile("// @sm90a wgmma.commit_group.sync.aligned;" ::: "memory");
  * (inline-asm operands are substituted inside comments too, so "{%0, %1}" arrives as

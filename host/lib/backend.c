@@ -41,7 +41,7 @@ static size_t smallest_subgroup(const device_info *dev)
 
 /* Hopper's warpgroup MMA (cl/09_wgmma.cl): wgmma exists only on sm_90a, which NVIDIA's
  * OpenCL compiler does not target by itself, so the build goes through the PTX post-pass of
- * host/program.c (PROGRAM_SM90A_OPTION).  No other vendor has this instruction; the emulation
+ * host/lib/program.c (PROGRAM_SM90A_OPTION).  No other vendor has this instruction; the emulation
  * runs the same kernel anywhere, slowly. */
 static int choose_wgmma(const device_info *dev, backend_choice *out, errbuf *e)
 {
