@@ -1,5 +1,5 @@
 #include "common.h"
-#include "mma.h"
+#include "mma/mma_tf32.h"
 
 /* Step 8: tensor cores.
  *

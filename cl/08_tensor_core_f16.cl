@@ -1,5 +1,5 @@
 #include "common.h"
-#include "mma16.h"
+#include "mma/mma_16bit.h"
 
 /* Step 8, 16-bit inputs: f16 and bf16 on tensor cores.
  *

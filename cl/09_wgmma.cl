@@ -1,6 +1,6 @@
 #include "common.h"
-#include "mma.h"
-#include "wgmma.h"
+#include "mma/mma_tf32.h"
+#include "mma/wgmma.h"
 
 /* Step 9: Hopper's warpgroup MMA (wgmma).
  *

@@ -1,5 +1,5 @@
 #include "common.h"
-#include "wgmma.h"
+#include "mma/wgmma.h"
 
 /* Step 9 for 16-bit inputs: wgmma m64nNk16 on f16 or bf16 operands (BF16 = 0 or 1), fp32
  * accumulation, C in fp32.  A and B are 16-bit bit patterns (ushort: NVIDIA's OpenCL has no

@@ -1,6 +1,6 @@
 #include "common.h"
-#include "wgmma.h"
-#include "tma.h"
+#include "mma/wgmma.h"
+#include "mma/tma.h"
 
 /* Step 10: the copies of step 9 (09_wgmma_f16.cl, read that first) handed to Hopper's tensor
  * memory accelerator, and the work-group split into a producer and consumers.  16-bit

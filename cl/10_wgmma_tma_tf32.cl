@@ -1,6 +1,6 @@
 #include "common.h"
-#include "wgmma.h"
-#include "tma.h"
+#include "mma/wgmma.h"
+#include "mma/tma.h"
 
 /* Step 10 for fp32 data: TF32 wgmma fed by TMA copies (read 10_wgmma_tma.cl first: the
  * producer warp, the mbarrier ring and the tensor maps are the same).

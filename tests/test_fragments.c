@@ -131,9 +131,9 @@ static char *read_text(const char *path)
 static char *full_source(const char *cl_dir)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/mma.h", cl_dir);
+    snprintf(path, sizeof path, "%s/mma/mma_tf32.h", cl_dir);
     char *mma = read_text(path);
-    snprintf(path, sizeof path, "%s/mma16.h", cl_dir);
+    snprintf(path, sizeof path, "%s/mma/mma_16bit.h", cl_dir);
     char *mma16 = read_text(path);
     char *all = NULL;
     if (mma && mma16 && (all = malloc(strlen(mma) + strlen(mma16) + strlen(kernel_source) + 4)))
@@ -288,7 +288,7 @@ int main(int argc, char **argv)
            hardware ? "the mma.sync instructions themselves" : "the emulation of mma.sync");
     char *src = full_source(argv[1]);
     if (!src) {
-        fprintf(stderr, "test_fragments: cannot read mma.h and mma16.h under %s\n", argv[1]);
+        fprintf(stderr, "test_fragments: cannot read mma/mma_tf32.h and mma/mma_16bit.h under %s\n", argv[1]);
         return 1;
     }
     cl_int st;
@@ -300,8 +300,9 @@ int main(int argc, char **argv)
     }
     for (int planted = 0; planted <= 1; planted++)
         for (int bf16 = 0; bf16 <= 1; bf16++) {
-            char opts[160];
-            snprintf(opts, sizeof opts, "-cl-std=CL1.2 -DBF16=%d -DPLANT_SWAP=%d%s", bf16,
+            char opts[4400];
+            /* -I: the headers include "mma/tf32.h" by its path under cl/. */
+            snprintf(opts, sizeof opts, "-I %s -cl-std=CL1.2 -DBF16=%d -DPLANT_SWAP=%d%s", argv[1], bf16,
                      planted, hardware ? "" : " -DCLGEMM_EMULATE_MMA=1");
             cl_program prog = build(ctx, dev->id, src, opts);
             if (!prog) {

@@ -185,7 +185,7 @@ int main(void)
     cl_int st;
     c.ctx = clCreateContext(NULL, 1, &dev->id, NULL, NULL, &st);
     c.q = c.ctx ? clCreateCommandQueue(c.ctx, dev->id, 0, &st) : NULL;
-    char *header = c.q ? kernel_source_load("tma.h", &e) : NULL;
+    char *header = c.q ? kernel_source_load("mma/tma.h", &e) : NULL;
     if (!header) {
         fprintf(stderr, "test_tma: %s%s\n", e.msg, c.q ? "" : cl_error_name(st));
         return 1;

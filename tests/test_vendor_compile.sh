@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Compile test of the tensor_core kernels for GPUs that CI does not have:
-#   cl/tensor_core_intel.cl  with Intel's offline compiler (ocloc) for dg2 (subgroup 8)
+#   cl/vendor/intel_dpas.cl  with Intel's offline compiler (ocloc) for dg2 (subgroup 8)
 #                            and pvc (subgroup 16), fp32 and 16-bit (f16, bf16) inputs,
 #                            checking that DPAS is emitted;
-#   cl/tensor_core_amd.cl    with clang-15 for gfx90a and gfx942 (gfx940 where clang-15
+#   cl/vendor/amd_matrix.cl    with clang-15 for gfx90a and gfx942 (gfx940 where clang-15
 #                            predates gfx942), checking for v_mfma, and gfx1100 for v_wmma
 #                            (fp32 inputs, and f16 / bf16 inputs with the matching WMMA).
 # Like the host, it pastes cl/common.h over the `#include "common.h"` line first.
@@ -103,7 +103,7 @@ intel_compile() { # DEVICE EXTRA_OPTIONS [TYPE: the operand type the dpas lines 
 }
 
 if have_tool "$OCLOC" intel-opencl-icd; then
-    paste_common "$CL_DIR/tensor_core_intel.cl" "$WORK/tensor_core_intel.cl"
+    paste_common "$CL_DIR/vendor/intel_dpas.cl" "$WORK/tensor_core_intel.cl"
     intel_compile dg2 "-DSG=8"    # Xe-HPG (Arc A-series, Flex): 8-wide DPAS subgroups
     intel_compile pvc "-DSG=16"   # Xe-HPC (Data Center GPU Max): 16-wide
     # --dtype f16 / bf16: 16-bit inputs staged as they are, f16 and bf16 DPAS, with the tile
@@ -148,7 +148,7 @@ have_objdump=0
 have_tool "$CLANG" clang-15 && have_clang=1
 have_tool "$OBJDUMP" llvm-15 && have_objdump=1
 if [ $have_clang = 1 ] && [ $have_objdump = 1 ]; then
-    paste_common "$CL_DIR/tensor_core_amd.cl" "$WORK/tensor_core_amd.cl"
+    paste_common "$CL_DIR/vendor/amd_matrix.cl" "$WORK/tensor_core_amd.cl"
     amd_compile gfx90a v_mfma            # CDNA2, MI200 (wave64, MFMA fp32)
     # CDNA3 (MI300) is gfx942; clang-15 only knows its sibling gfx940 (same MFMA set).
     if "$CLANG" -x cl -target amdgcn-amd-amdhsa -mcpu=gfx942 -nogpulib -E - \

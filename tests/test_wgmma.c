@@ -571,7 +571,7 @@ int main(void)
     cl_int st;
     cl_context ctx = clCreateContext(NULL, 1, &dev->id, NULL, NULL, &st);
     cl_command_queue q = ctx ? clCreateCommandQueue(ctx, dev->id, 0, &st) : NULL;
-    char *header = q ? kernel_source_load("wgmma.h", &e) : NULL;
+    char *header = q ? kernel_source_load("mma/wgmma.h", &e) : NULL;
     if (!header) {
         fprintf(stderr, "test_wgmma: %s%s\n", e.msg, q ? "" : cl_error_name(st));
         return 1;

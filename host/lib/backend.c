@@ -7,8 +7,8 @@
 
 /* The files of the other vendors' matrix paths (compile-tested in CI, see
  * tests/test_vendor_compile.sh; no such GPU has run them yet). */
-#define INTEL_FILE "tensor_core_intel.cl"
-#define AMD_FILE "tensor_core_amd.cl"
+#define INTEL_FILE "vendor/intel_dpas.cl"
+#define AMD_FILE "vendor/amd_matrix.cl"
 #define WGMMA_FILE "09_wgmma.cl"
 #define TMA_FILE "10_wgmma_tma.cl"
 #define TMA_TF32_FILE "10_wgmma_tma_tf32.cl"

@@ -63,17 +63,7 @@
  * (ldmatrix's 32 row offsets fit in it) */
 #define MMA_SCRATCH_FLOATS (16 * 8 + 8 * 8)
 
-/* fp32 -> tf32 (10 mantissa bits), round to nearest with ties away from zero,
- * like PTX cvt.rna.tf32.f32; the result is an fp32 value whose low 13 bits are
- * zero.  Infinities and NaN pass unchanged; a finite value may round up to
- * infinity, as in the hardware.  Done in integer arithmetic so that every
- * device, emulated or not, rounds identically. */
-inline float tf32_round(const float x)
-{
-    const uint u = as_uint(x);
-    const uint finite = (u & 0x7f800000u) != 0x7f800000u;
-    return finite ? as_float((u + 0x1000u) & 0xffffe000u) : x;
-}
+#include "mma/tf32.h"
 
 #if CLGEMM_EMULATE_MMA
 

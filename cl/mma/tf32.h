@@ -1,0 +1,33 @@
+/* TF32 as the tensor cores see it: an fp32 value whose low 13 mantissa bits are zero
+ * (sign, 8 exponent bits, 10 mantissa bits).  Two ways to get there from fp32, and the
+ * rounding error each costs relative to the value:
+ *   tf32_round     to nearest (PTX cvt.rna.tf32.f32): at most 2^-11
+ *   tf32_truncate  drop the low bits, as wgmma does to an fp32 operand it reads from
+ *                  local memory without conversion: at most 2^-10 (just under)
+ * The error bounds of host/cli/check.c follow from these two numbers. */
+#ifndef CLGEMM_TF32_H
+#define CLGEMM_TF32_H
+
+/* fp32 -> tf32 (10 mantissa bits), round to nearest with ties away from zero,
+ * like PTX cvt.rna.tf32.f32; the result is an fp32 value whose low 13 bits are
+ * zero.  Infinities and NaN pass unchanged; a finite value may round up to
+ * infinity, as in the hardware.  Done in integer arithmetic so that every
+ * device, emulated or not, rounds identically. */
+inline float tf32_round(const float x)
+{
+    const uint u = as_uint(x);
+    const uint finite = (u & 0x7f800000u) != 0x7f800000u;
+    return finite ? as_float((u + 0x1000u) & 0xffffe000u) : x;
+}
+
+inline float4 tf32_round4(const float4 v)
+{
+    return (float4)(tf32_round(v.x), tf32_round(v.y), tf32_round(v.z), tf32_round(v.w));
+}
+
+inline float tf32_truncate(const float x)
+{
+    return as_float(as_uint(x) & 0xffffe000u);
+}
+
+#endif
