@@ -2,12 +2,11 @@
  * registry, --device spec resolution, include expansion and the error metric. */
 #include <math.h>
 #include <stdarg.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "algos.h"
-#include "backend.h"
 #include "cache.h"
 #include "kernel_sources.h"
 #include "tuning.h"
@@ -15,9 +14,11 @@
 #include "cli.h"
 #include "device.h"
 #include "dtype.h"
+#include "gemm.h"
 #include "matrix.h"
 #include "params.h"
 #include "program.h"
+#include "registry.h"
 
 static int failures, checks;
 
@@ -110,37 +111,80 @@ static void test_params(void)
     EXPECT(params_parse(&p, "4B=4", &e) == -1);
 }
 
-/* Every row names a file that is embedded and a kernel defined in it, and its defaults
- * parse into a launch shape that divides evenly. */
+/* Whether `word` stands in `text` as a whole identifier. */
+static bool has_word(const char *text, const char *word)
+{
+    const size_t n = strlen(word);
+    for (const char *p = strstr(text, word); p; p = strstr(p + 1, word)) {
+        const bool left = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        const bool right = !(isalnum((unsigned char)p[n]) || p[n] == '_');
+        if (left && right)
+            return true;
+    }
+    return false;
+}
+
+/* Every public name is consistent; every variant names a file that is embedded, a kernel
+ * defined in it, parameters the file reads, and defaults that give a valid launch shape. */
 static void test_registry(void)
 {
-    size_t n;
+    size_t n, nv;
     const algo_def *all = algos_all(&n);
-    EXPECT(n >= 6);
+    const variant *vars = variants_all(&nv);
+    EXPECT(n >= 12 && nv >= n);
     EXPECT(clgemm_algorithm_count() == n && clgemm_algorithm(n) == NULL);
     for (size_t i = 0; i < n; i++) {
         const clgemm_algorithm_desc *d = &all[i].desc;
         EXPECT(algo_find(d->name) == &all[i] && clgemm_find_algorithm(d->name) == d);
-        EXPECT(clgemm_algorithm(i) == d);
-        EXPECT(d->summary && *d->summary);
+        EXPECT(clgemm_algorithm(i) == d && d->summary && *d->summary && d->ld_multiple >= 1);
+        /* a lesson step is its number in order; a purpose name lists steps that exist */
+        EXPECT((d->step == 0) == (all[i].candidates != NULL));
+        EXPECT(d->step == 0 || d->step == (int)i + 1);
+        for (const char *c = all[i].candidates; c && *c;) {
+            size_t len = strcspn(c, ": ");
+            const algo_def *s = algo_find_n(c, len);
+            EXPECT(s && s->desc.step > 0);
+            c += strcspn(c, " ");
+            c += strspn(c, " ");
+        }
+        bool has_variant = all[i].candidates != NULL;
+        for (size_t v = 0; v < nv; v++)
+            has_variant = has_variant || strcmp(vars[v].algorithm, d->name) == 0;
+        EXPECT(has_variant);
+    }
+    for (size_t v = 0; v < nv; v++) {
+        const variant *r = &vars[v];
+        const algo_def *step = algo_find(r->algorithm);
+        EXPECT(step && step->desc.step > 0 && r->dtypes && r->ld_multiple >= 1);
         errbuf e = { "" };
-        char *src = kernel_source_load(all[i].file, &e);
+        char *src = kernel_source_load(r->file, &e);
         EXPECT(src != NULL);
         if (!src) {
-            fprintf(stderr, "  %s: %s\n", d->name, e.msg);
+            fprintf(stderr, "  %s: %s\n", r->file, e.msg);
             continue;
         }
         char decl[128];
-        snprintf(decl, sizeof decl, "void %s(", all[i].kernel);
+        snprintf(decl, sizeof decl, "void %s(", r->kernel);
         EXPECT(strstr(src, decl) != NULL);
         EXPECT(strstr(src, "\n#include \"") == NULL && strncmp(src, "#include \"", 10) != 0);
+        /* a parameter the kernel does not read would be accepted and ignored */
+        char keys[256];
+        variant_keys(r, keys, sizeof keys);
+        for (char *k = strtok(keys, " "); k; k = strtok(NULL, " "))
+            if (!has_word(src, k)) {
+                failures++;
+                fprintf(stderr, "  %s (%s): parameter %s is not read by %s\n", r->algorithm,
+                        r->backend, k, r->file);
+            }
         free(src);
         params p = { 0 };
-        EXPECT(params_parse(&p, d->defaults, &e) == 0);
+        EXPECT(params_parse(&p, r->defaults, &e) == 0);
         long bm = params_get(&p, "BM", 0), bn = params_get(&p, "BN", 0);
         long tm = params_get(&p, "TM", 0), tn = params_get(&p, "TN", 0);
-        EXPECT(bm > 0 && bn > 0 && tm > 0 && tn > 0 && bm % tm == 0 && bn % tn == 0);
-        EXPECT(d->ld_multiple >= 1);
+        if (r->launch == LAUNCH_TILE || r->launch == LAUNCH_TILE_ROWS)
+            EXPECT(bm > 0 && bn > 0 && tm > 0 && tn > 0 && bm % tm == 0 && bn % tn == 0);
+        else
+            EXPECT(bm >= 64 && bm % 64 == 0 && bn > 0 && tm == 0 && tn == 0);
     }
     EXPECT(algo_find("nosuch") == NULL && clgemm_find_algorithm("nosuch") == NULL);
     EXPECT(algo_find("clblast") == NULL); /* the baseline belongs to the CLI, not the library */
@@ -482,40 +526,72 @@ static void test_dtype_cli(void)
            !clgemm_algorithm_has_dtype("nosuch", CLGEMM_F32));
 }
 
-/* The 16-bit kernel of tensor_core: chosen on NVIDIA sm_80+ and under the emulation, with
- * -DBF16 by type, from a file that is embedded and defines the kernel named; refused
- * elsewhere and for algorithms without one, with the reason. */
-static void test_dtype_backend(void)
+/* What each name runs where (gemm_plan_describe builds nothing): hardware first, the
+ * emulation only when asked for, purpose names through their candidates, 16-bit data on the
+ * kernels that take it; and unknown parameter keys refused with the keys there are. */
+static void test_variant_choice(void)
 {
-    device_info nv = fake(0, 0, CL_DEVICE_TYPE_GPU, "NVIDIA CUDA", "NVIDIA H100 80GB HBM3");
+    device_info nv8 = fake(0, 0, CL_DEVICE_TYPE_GPU, "NVIDIA CUDA", "NVIDIA A100");
+    device_info nv9 = fake(0, 1, CL_DEVICE_TYPE_GPU, "NVIDIA CUDA", "NVIDIA H100 80GB HBM3");
     device_info cpu = fake(1, 0, CL_DEVICE_TYPE_CPU, "Portable Computing Language", "cpu");
-    nv.nv_cc_major = 9;
+    nv8.nv_cc_major = 8;
+    nv9.nv_cc_major = 9;
     cpu.nv_cc_major = -1;
-    const algo_def *tc = algo_find("tensor_core"), *x3 = algo_find("tensor_core_tf32x3");
-    EXPECT(tc && x3 && backend_has_16bit(tc) && !backend_has_16bit(x3));
-    if (!tc || !x3)
-        return;
-    backend16_choice b;
+    nv8.max_work_group = nv9.max_work_group = cpu.max_work_group = 1024;
+    gemm_plan g;
     errbuf e = { "" };
     unsetenv("CLGEMM_EMULATE_MATRIX");
-    EXPECT(backend_choose_16bit(&nv, tc, 2, &b, &e) == 0 && strcmp(b.precision, "bf16") == 0 &&
-           strstr(b.options, "-DBF16=1") && strcmp(b.name, "nvidia mma.sync") == 0 &&
-           b.ld_multiple == 8);
-    EXPECT(backend_choose_16bit(&nv, tc, 1, &b, &e) == 0 && strcmp(b.precision, "f16") == 0 &&
-           strstr(b.options, "-DBF16=0") && !strstr(b.options, "EMULATE"));
-    char *src = kernel_source_load(b.file, &e);
-    char decl[128];
-    snprintf(decl, sizeof decl, "void %s(", b.kernel);
-    EXPECT(src && strstr(src, decl) && strstr(src, "__global const ushort"));
-    free(src);
-    params p = { 0 };
-    EXPECT(params_parse(&p, b.defaults, &e) == 0 && params_get(&p, "BK", 0) % 16 == 0);
-    EXPECT(backend_choose_16bit(&cpu, tc, 1, &b, &e) == -1 && strstr(e.msg, "16-bit"));
-    EXPECT(backend_choose_16bit(&nv, x3, 1, &b, &e) == -1 && strstr(e.msg, "no kernel"));
+    EXPECT(gemm_plan_describe(&g, &nv8, algo_find("tensor_core"), CLGEMM_BF16, NULL, &e) ==
+               PLAN_OK && strcmp(g.step->desc.name, "mma") == 0 &&
+           strcmp(g.precision, "bf16") == 0 && strcmp(g.variant->backend, "nvidia mma.sync") == 0 &&
+           g.variant->ld_multiple == 8);
+    EXPECT(gemm_plan_describe(&g, &nv8, algo_find("tensor_core"), CLGEMM_F32, NULL, &e) ==
+               PLAN_OK && strcmp(g.precision, "tf32") == 0);
+    EXPECT(gemm_plan_describe(&g, &nv9, algo_find("wgmma"), CLGEMM_F16, NULL, &e) == PLAN_OK &&
+           strcmp(g.variant->backend, "nvidia wgmma (sm_90a)") == 0 && g.local[0] == 256);
+    EXPECT(gemm_plan_describe(&g, &nv8, algo_find("wgmma"), CLGEMM_F16, NULL, &e) ==
+               PLAN_UNSUPPORTED && strstr(e.msg, "9.x"));
+    EXPECT(gemm_plan_describe(&g, &nv9, algo_find("wgmma"), CLGEMM_F32, NULL, &e) ==
+               PLAN_UNSUPPORTED && strstr(e.msg, "takes no f32 data"));
+    EXPECT(gemm_plan_describe(&g, &cpu, algo_find("mma"), CLGEMM_F32, NULL, &e) ==
+               PLAN_UNSUPPORTED && strstr(e.msg, "needs matrix hardware"));
+    EXPECT(gemm_plan_describe(&g, &cpu, algo_find("tensor_core"), CLGEMM_F32, NULL, &e) ==
+               PLAN_UNSUPPORTED && strstr(e.msg, "needs matrix hardware"));
+    EXPECT(gemm_plan_describe(&g, &nv9, algo_find("tensor_core_tf32x3"), CLGEMM_F16, NULL, &e) ==
+               PLAN_UNSUPPORTED && strstr(e.msg, "takes no f16 data"));
     setenv("CLGEMM_EMULATE_MATRIX", "1", 1);
-    EXPECT(backend_choose_16bit(&cpu, tc, 1, &b, &e) == 0 &&
-           strcmp(b.name, "emulated mma.sync") == 0 && strstr(b.options, "-DCLGEMM_EMULATE_MMA=1"));
+    /* the emulation runs the portable lesson for a purpose name, and any step by name */
+    EXPECT(gemm_plan_describe(&g, &cpu, algo_find("tensor_core"), CLGEMM_F32, NULL, &e) ==
+               PLAN_OK && strcmp(g.step->desc.name, "mma") == 0 &&
+           strcmp(g.variant->backend, "emulated mma.sync") == 0);
+    EXPECT(gemm_plan_describe(&g, &cpu, algo_find("tensor_core_tf32x3"), CLGEMM_F32, NULL, &e) ==
+               PLAN_OK && strcmp(g.precision, "tf32x3") == 0 &&
+           params_get(&g.params, "SPLIT", 0) == 1);
+    EXPECT(gemm_plan_describe(&g, &cpu, algo_find("wgmma_tma"), CLGEMM_F32, NULL, &e) ==
+               PLAN_OK && strcmp(g.precision, "tf32") == 0 && g.pack_a &&
+           g.local[0] == 2 * 128 + 32);
+    /* A truncated by the tensor core: its own, wider bound */
+    EXPECT(gemm_plan_describe(&g, &cpu, algo_find("wgmma_tma"), CLGEMM_F32, "PACKA=0", &e) ==
+               PLAN_OK && strcmp(g.precision, "tf32t") == 0 && !g.pack_a);
+    /* real hardware wins over the emulation */
+    EXPECT(gemm_plan_describe(&g, &nv8, algo_find("mma"), CLGEMM_F32, NULL, &e) == PLAN_OK &&
+           strcmp(g.variant->backend, "nvidia mma.sync") == 0);
     unsetenv("CLGEMM_EMULATE_MATRIX");
+
+    /* parameter keys: exact, known to the kernel, in range */
+    EXPECT(gemm_params_check(algo_find("block_tiled"), "BM=64,BN=64", &e) == 0);
+    EXPECT(gemm_params_check(algo_find("block_tiled"), "bm=64", &e) == -1 &&
+           strstr(e.msg, "'bm'") && strstr(e.msg, "BM=128"));
+    EXPECT(gemm_params_check(algo_find("tiled"), "FOO=3", &e) == -1 && strstr(e.msg, "'FOO'"));
+    EXPECT(gemm_params_check(algo_find("tiled"), "BM=70000", &e) == -1 && strstr(e.msg, "range"));
+    EXPECT(gemm_params_check(algo_find("tensor_core"), "SPLIT=1", &e) == 0);
+    EXPECT(gemm_plan_describe(&g, &nv8, algo_find("block_tiled"), CLGEMM_F32, "bm=64", &e) ==
+               PLAN_INVALID && strstr(e.msg, "its parameters: BM BN BK TM TN"));
+    EXPECT(clgemm_check_algorithm("block_tiled:bm=64") == CLGEMM_ERROR_INVALID_ARGUMENT &&
+           strstr(clgemm_last_error(), "clgemm_check_algorithm") &&
+           strstr(clgemm_last_error(), "'bm'"));
+    EXPECT(clgemm_check_algorithm("warp_tiled:BM=64,CLAMP=1") == CLGEMM_SUCCESS);
+    EXPECT(clgemm_check_algorithm("wgmma_tma_packed") == CLGEMM_ERROR_UNKNOWN_ALGORITHM);
 }
 
 static void test_dtype_tolerance(void)
@@ -550,7 +626,7 @@ int main(void)
     test_dtype_conversions();
     test_dtype_cli();
     test_dtype_tolerance();
-    test_dtype_backend();
+    test_variant_choice();
     printf("%d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
 }

@@ -49,7 +49,8 @@ double tolerance_f32(int K);
  * relative to sum |a*b| is bounded by 2^-10 (+1% and the fp32 accumulation's share; for f16 inputs in
  * its normal range, |x| >= 2^-14, below which its spacing is 2^-24 absolute); bf16 (2^-8,
  * fp32's range) by 2^-7; tf32x3 drops only the lo*lo term and the rounding of the lo parts, about
- * 2^-21 of each product, so 2^-20 plus twice the fp32 tolerance.  Unknown names get fp32's. */
+ * 2^-21 of each product, so 2^-20 plus twice the fp32 tolerance.  tf32t (A truncated to tf32,
+ * off by just under 2^-10, B rounded, 2^-11) by 1.5 * 2^-10.  Unknown names get fp32's. */
 double tolerance_for(const char *precision, int K);
 
 /* The same when the inputs were already rounded to `dtype` ("f32", "f16", "bf16") on the

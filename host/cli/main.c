@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "clgemm.h"
 #include "report.h"
+#include "list.h"
 #include "runner.h"
 
 #define DEFAULT_SIZE_GPU 2048
@@ -67,11 +68,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "clgemm: CLGEMM_TIME_LAST_KERNEL_ONLY is set: times leave out "
                         "pre-passes (and all but CLBlast's last kernel)\n");
     }
+    bool list = false;
     for (int i = 0; i < opt.nalgos; i++)
-        if (strcmp(opt.algos[i], "list") == 0) {
-            report_list_algos(stdout);
-            return 0;
-        }
+        list = list || strcmp(opt.algos[i], "list") == 0;
 
     const clgemm_device_desc *devices;
     size_t ndevices;
@@ -96,6 +95,12 @@ int main(int argc, char **argv)
     }
     if (clgemm_select_devices(opt.device, picked, &npicked) != CLGEMM_SUCCESS)
         exit_soon_after_enumeration(bad_input(clgemm_last_error()));
+    if (list) {
+        for (size_t i = 0; i < npicked; i++)
+            if (list_algorithms(stdout, picked[i], opt.dtype) != 0)
+                status = 1;
+        goto done;
+    }
 
     run_request req = run_request_defaults();
     req.alpha = opt.alpha;

@@ -88,15 +88,25 @@ CLGEMM_API clgemm_status clgemm_devices(const clgemm_device_desc **devices, size
 CLGEMM_API clgemm_status clgemm_select_devices(const char *spec, size_t *indices,
                                                size_t *count);
 
+/* The storage type of A and B.  C is always float. */
+typedef enum clgemm_dtype {
+    CLGEMM_F32 = 0,  /* float */
+    CLGEMM_F16 = 1,  /* IEEE binary16 bit patterns in cl_ushort (cl_half) */
+    CLGEMM_BF16 = 2, /* bfloat16 bit patterns (the top half of a float) in cl_ushort */
+} clgemm_dtype;
+
 /* ---- algorithms ------------------------------------------------------------------- */
 
 typedef struct clgemm_algorithm_desc {
-    const char *name;     /* "naive" ... "warp_tiled" */
+    const char *name;     /* the lesson steps "naive" ... "wgmma_tma", then the purpose names
+                             "tensor_core" and "tensor_core_tf32x3" */
     const char *summary;  /* one line */
-    const char *defaults; /* default tile parameters, "BM=128 BN=128 ..." */
+    const char *defaults; /* default tile parameters, "BM=128 BN=128 ..." (a purpose name:
+                             "", those of the step it runs) */
     int ld_multiple;      /* leading dimensions and offsets must be multiples of this */
     const char *precision; /* of the arithmetic: "fp32", "tf32", "tf32x3" (the backend a device
                               gets, or 16-bit inputs, may differ: see clgemm_build_info) */
+    int step;             /* the lesson step 1..10 (cl/NN_*.cl), 0 for a purpose name */
 } clgemm_algorithm_desc;
 
 CLGEMM_API size_t clgemm_algorithm_count(void);
@@ -125,13 +135,27 @@ typedef struct clgemm_build_info {
     double build_ms;   /* wall time of the build (or of loading it from the cache) */
     int from_cache;    /* 1 when the compiled binary came from the on-disk cache */
     const char *log;   /* the compiler's log when the build failed, else NULL; owned by ctx */
-    const char *backend;   /* "opencl", "nvidia mma.sync", "intel dpas", "amd mfma",
-                              "emulated mma.sync" */
-    const char *precision; /* "fp32", "tf32", "tf32x3", "f16", "bf16" */
+    const char *backend;   /* "opencl", "nvidia mma.sync", "nvidia wgmma+tma (sm_90a)",
+                              "intel dpas", "amd mfma", "emulated mma.sync", ... */
+    const char *precision; /* of the arithmetic: "fp32", "tf32" (both operands rounded to
+                              nearest), "tf32t" (A truncated by the tensor core), "tf32x3",
+                              "f16", "bf16" */
+    const char *runs;      /* the lesson step that runs: the name itself, or what a purpose
+                              name (tensor_core, tensor_core_tf32x3) chose on this device */
+    const char *file;      /* its kernel file under cl/, and the kernel in it */
+    const char *kernel;
 } clgemm_build_info;
 
 /* Wherever an algorithm is named, "name:KEY=VALUE,KEY=VALUE" overrides its tile parameters
- * (e.g. "warp_tiled:BM=64,BN=64"); each variant is built once per context. */
+ * (e.g. "warp_tiled:BM=64,BN=64"); each variant is built once per context.  A key the
+ * algorithm's kernel does not read (case matters: BM, not bm) is CLGEMM_ERROR_INVALID_ARGUMENT
+ * with a message naming the keys it has. */
+
+/* Checks a name and its parameters without a device: CLGEMM_ERROR_UNKNOWN_ALGORITHM, or
+ * CLGEMM_ERROR_INVALID_ARGUMENT for a malformed or unknown key or a value out of 0..65536.
+ * (A key some other device's kernel of the algorithm reads passes here and is refused by the
+ * build on a device whose kernel does not read it.) */
+CLGEMM_API clgemm_status clgemm_check_algorithm(const char *algorithm);
 
 /* Builds an algorithm for the context's device now rather than at its first GEMM, and says
  * whether the device can run it (CLGEMM_ERROR_UNSUPPORTED with the reason in
@@ -142,8 +166,9 @@ CLGEMM_API clgemm_status clgemm_prepare(clgemm_context *ctx, const char *algorit
 /* Enqueues C = alpha*A*B + beta*C on `queue` (NULL: the context's queue), which must belong
  * to the context's cl_context and device.  algorithm NULL picks the fastest fp32 one that
  * accepts these operands (tuned, else the last fp32 step of the progression).  event (may be
- * NULL) receives the event of the GEMM kernel; release it.  Some algorithms (wgmma_tma_packed)
- * enqueue a pre-pass before that kernel: clgemm_sgemm_events gives both ends. */
+ * NULL) receives the event of the GEMM kernel; release it.  Some algorithms (wgmma_tma on
+ * fp32 data) enqueue a pre-pass before that kernel: clgemm_sgemm_events gives both ends.
+ * C must not share bytes with A or B (CLGEMM_ERROR_INVALID_ARGUMENT). */
 CLGEMM_API clgemm_status clgemm_sgemm(clgemm_context *ctx, const char *algorithm, size_t M,
                                       size_t N, size_t K, float alpha, cl_mem A, size_t offA,
                                       size_t lda, cl_mem B, size_t offB, size_t ldb, float beta,
@@ -161,25 +186,27 @@ CLGEMM_API clgemm_status clgemm_sgemm_events(clgemm_context *ctx, const char *al
                                              size_t offC, size_t ldc, cl_command_queue queue,
                                              cl_event *first, cl_event *last);
 
-/* The variant clgemm_sgemm(ctx, algorithm, M, N, K, ...) runs: the algorithm with the tile
- * parameters the tuning database holds for this device nearest to this size
- * ("warp_tiled:BM=64,BN=128,..."), or the name as given when untuned; algorithm NULL (auto)
- * gives the fastest tuned algorithm near this size, or the last fp32 step of the progression
- * (matrix-unit algorithms change the arithmetic and run only when named).
- * (clgemm_sgemm falls back further when operands are unaligned.)  The database:
+/* What clgemm_sgemm (dtype CLGEMM_F32) or clgemm_gemm_16bit would run for these sizes,
+ * offsets and leading dimensions, as a name that runs the same kernel with the same
+ * parameters: the name itself when it runs as given, else "step:KEY=V,..." (a tuned
+ * variant, or what a purpose name chose on this device).  algorithm NULL (auto) gives the
+ * fastest tuned fp32 algorithm near this size that accepts the operands, else the last fp32
+ * step of the progression that does (matrix-unit algorithms change the arithmetic and run
+ * only when named).  The kernel is built to know whether it runs.  A buffer too small for the
+ * answer is CLGEMM_ERROR_INVALID_ARGUMENT (nothing is cut short).  The tuning database:
  * $CLGEMM_TUNING_FILE, else $XDG_CONFIG_HOME/clgemm/tuning.json, else
  * ~/.config/clgemm/tuning.json, then the defaults shipped for measured devices. */
+CLGEMM_API clgemm_status clgemm_resolve_operands(clgemm_context *ctx, const char *algorithm,
+                                                 clgemm_dtype dtype, size_t M, size_t N,
+                                                 size_t K, size_t offA, size_t lda,
+                                                 size_t offB, size_t ldb, size_t offC,
+                                                 size_t ldc, char *out, size_t size);
+/* The same for fp32 data with tight, aligned operands (offsets 0, lda K, ldb N, ldc N). */
 CLGEMM_API clgemm_status clgemm_resolve(clgemm_context *ctx, const char *algorithm, size_t M,
                                         size_t N, size_t K, char *out, size_t size);
 
 /* ---- 16-bit inputs ----------------------------------------------------------------- */
 
-/* The storage type of A and B.  C is always float. */
-typedef enum clgemm_dtype {
-    CLGEMM_F32 = 0,  /* float */
-    CLGEMM_F16 = 1,  /* IEEE binary16 bit patterns in cl_ushort (cl_half) */
-    CLGEMM_BF16 = 2, /* bfloat16 bit patterns (the top half of a float) in cl_ushort */
-} clgemm_dtype;
 
 /* "f32", "f16", "bf16"; NULL for anything else. */
 CLGEMM_API const char *clgemm_dtype_name(clgemm_dtype dtype);
@@ -191,9 +218,15 @@ CLGEMM_API cl_ushort clgemm_float_to_16bit(float x, clgemm_dtype dtype);
 CLGEMM_API float clgemm_16bit_to_float(cl_ushort bits, clgemm_dtype dtype);
 
 /* 1 when the algorithm ("name" or "name:params") has a kernel for inputs of this type, on
- * some device: every algorithm for CLGEMM_F32, so far only "tensor_core" for the 16-bit
- * types (NVIDIA mma.sync m16n8k16, sm_80 or newer, or its emulation); else 0. */
+ * some device: the fp32 steps take only CLGEMM_F32, wgmma only the 16-bit types, mma,
+ * wgmma_tma and tensor_core all three; else 0. */
 CLGEMM_API int clgemm_algorithm_has_dtype(const char *algorithm, clgemm_dtype dtype);
+
+/* What clgemm_prepare_dtype would build, without building anything: info's params, backend,
+ * precision, runs, file and kernel (build_ms 0, log NULL), or CLGEMM_ERROR_UNSUPPORTED with
+ * the reason when the device cannot run it (clgemm --algo list prints this). */
+CLGEMM_API clgemm_status clgemm_describe(clgemm_context *ctx, const char *algorithm,
+                                         clgemm_dtype dtype, clgemm_build_info *info);
 
 /* clgemm_prepare for inputs of the given type (CLGEMM_F32: the same as clgemm_prepare). */
 CLGEMM_API clgemm_status clgemm_prepare_dtype(clgemm_context *ctx, const char *algorithm,
@@ -201,10 +234,10 @@ CLGEMM_API clgemm_status clgemm_prepare_dtype(clgemm_context *ctx, const char *a
 
 /* C = alpha * A * B + beta * C with A and B of 16-bit values (dtype CLGEMM_F16 or
  * CLGEMM_BF16; buffers of cl_ushort) and C of floats, accumulated in fp32.  Offsets and
- * leading dimensions count elements and must be multiples of 8 (16-byte loads).  algorithm NULL means
- * "tensor_core".  The algorithm's 16-bit defaults are used unless parameters are given
- * ("tensor_core:BM=128,BN=256,..."): the tuning database holds fp32 measurements and is not
- * consulted.  Otherwise as clgemm_sgemm. */
+ * leading dimensions count elements and must be multiples of 8 (16-byte loads).  algorithm
+ * NULL means "tensor_core".  The algorithm's 16-bit defaults are used unless parameters are
+ * given: the tuning database holds fp32 measurements and is not consulted.  Otherwise as
+ * clgemm_sgemm. */
 CLGEMM_API clgemm_status clgemm_gemm_16bit(clgemm_context *ctx, const char *algorithm,
                                            clgemm_dtype dtype, size_t M, size_t N, size_t K,
                                            float alpha, cl_mem A, size_t offA, size_t lda,

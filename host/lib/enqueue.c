@@ -1,0 +1,302 @@
+/* Enqueueing a plan: step 10's tensor maps and TF32 pre-pass (with the scratch buffers the
+ * plan keeps), then the GEMM kernel itself. */
+#include "gemm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tensor_map.h"
+
+static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
+
+/* The packed operands' buffers, kept by the plan from one enqueue to the next: a fresh
+ * buffer per GEMM costs a first touch of new memory on every call.  Reuse is safe only
+ * where the next GEMM cannot start before the last one has read them: the same in-order
+ * queue (held, so that its handle cannot come back as another queue's); on any other queue
+ * the plan takes new buffers and lets the old ones go when their commands are done. */
+struct plan_scratch {
+    cl_command_queue queue;
+    cl_mem buf[2]; /* B^T, and A rounded */
+    size_t bytes[2];
+};
+
+static void scratch_drop(struct plan_scratch *sc);
+
+int prepass_create(gemm_plan *plan, errbuf *e)
+{
+    cl_int st = CL_SUCCESS;
+    if (plan->variant->tma) {
+        plan->tma_emulated = plan->variant->need == NEED_EMULATION;
+        plan->set_maps = clCreateKernel(plan->program, "wgmma_tma_set_maps", &st);
+        if (!plan->set_maps) {
+            err_set(e, "clCreateKernel(wgmma_tma_set_maps) failed: %s", cl_error_name(st));
+            return -1;
+        }
+    }
+    if (plan->variant->prepass != PREPASS_TF32_PACK)
+        return 0;
+    plan->scratch = calloc(1, sizeof *plan->scratch);
+    if (!plan->scratch) {
+        err_set(e, "out of host memory");
+        return -1;
+    }
+    plan->pack_bt = clCreateKernel(plan->program, "wgmma_tma_pack_bt", &st);
+    if (plan->pack_bt && plan->pack_a)
+        plan->round_a = clCreateKernel(plan->program, "wgmma_tma_round_a", &st);
+    if (!plan->pack_bt || (plan->pack_a && !plan->round_a)) {
+        err_set(e, "clCreateKernel(wgmma_tma pre-pass) failed: %s", cl_error_name(st));
+        return -1;
+    }
+    return 0;
+}
+
+void prepass_release(gemm_plan *plan)
+{
+    if (plan->set_maps)
+        clReleaseKernel(plan->set_maps);
+    if (plan->pack_bt)
+        clReleaseKernel(plan->pack_bt);
+    if (plan->round_a)
+        clReleaseKernel(plan->round_a);
+    if (plan->scratch) {
+        scratch_drop(plan->scratch);
+        free(plan->scratch);
+    }
+    plan->scratch = NULL;
+    plan->set_maps = plan->pack_bt = plan->round_a = NULL;
+}
+
+/* The tensor maps of A (M x K, boxes of BM x BK, swizzled at BK values' bytes) and B (K x N,
+ * boxes of BK rows x 128 bytes, swizzled at 128) for cl/10_wgmma_tma.cl, in a new buffer
+ * that the queue keeps alive until the kernels have run; their addresses are placeholders
+ * that set_maps replaces on the device.  The emulation reads A and B directly and gets
+ * zeros. */
+static cl_mem tma_maps(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
+                       gemm_operand A, gemm_operand B, errbuf *e)
+{
+    tensor_map maps[2];
+    memset(maps, 0, sizeof maps);
+    bool real = !plan->tma_emulated && s.K > 0;
+    if (real) {
+        const int elem = plan->dtype != 0 ? 2 : 4;
+        /* tf32x3 (split): packed A and B^T hold the residuals below the values. */
+        const uint64_t halves = plan->split ? 2 : 1;
+        const tensor_map_shape a = { elem, halves * (uint64_t)s.M, (uint64_t)s.K,
+                                     (uint64_t)A.ld, (uint32_t)plan->bm, (uint32_t)plan->bk,
+                                     elem * plan->bk };
+        /* Packed B^T (N x K): boxes of BN rows x BK, swizzled as A's. */
+        const tensor_map_shape b =
+            plan->variant->prepass == PREPASS_TF32_PACK
+                ? (tensor_map_shape){ elem, halves * (uint64_t)s.N, (uint64_t)s.K,
+                                      (uint64_t)B.ld, (uint32_t)plan->bn, (uint32_t)plan->bk,
+                                      elem * plan->bk }
+                : (tensor_map_shape){ elem, (uint64_t)s.K, (uint64_t)s.N, (uint64_t)B.ld,
+                                      (uint32_t)plan->bk, (uint32_t)(128 / elem), 128 };
+        if (tensor_map_encode(&maps[0], TENSOR_MAP_PLACEHOLDER_ADDRESS, &a, e) != 0 ||
+            tensor_map_encode(&maps[1], TENSOR_MAP_PLACEHOLDER_ADDRESS, &b, e) != 0)
+            return NULL;
+    }
+    cl_context ctx;
+    cl_int st = clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, NULL);
+    cl_mem buf = st == CL_SUCCESS ? clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                                   sizeof maps, maps, &st)
+                                  : NULL;
+    if (!buf) {
+        err_set(e, "clCreateBuffer(tensor maps) failed: %s", cl_error_name(st));
+        return NULL;
+    }
+    if (real) {
+        cl_kernel k = plan->set_maps;
+        CL_TRY(e, clSetKernelArg(k, 0, sizeof(cl_mem), &buf));
+        CL_TRY(e, clSetKernelArg(k, 1, sizeof(cl_mem), &A.buf));
+        CL_TRY(e, clSetKernelArg(k, 2, sizeof(int), &A.off));
+        CL_TRY(e, clSetKernelArg(k, 3, sizeof(cl_mem), &B.buf));
+        CL_TRY(e, clSetKernelArg(k, 4, sizeof(int), &B.off));
+        const size_t one = 1;
+        CL_TRY(e, clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, NULL));
+    }
+    return buf;
+fail:
+    clReleaseMemObject(buf);
+    return NULL;
+}
+
+
+static void scratch_drop(struct plan_scratch *sc)
+{
+    for (int b = 0; b < 2; b++) {
+        if (sc->buf[b])
+            clReleaseMemObject(sc->buf[b]); /* the queue holds it until its commands ran */
+        sc->buf[b] = NULL;
+        sc->bytes[b] = 0;
+    }
+    if (sc->queue)
+        clReleaseCommandQueue(sc->queue);
+    sc->queue = NULL;
+}
+
+static cl_mem scratch_get(struct plan_scratch *sc, cl_command_queue q, int which, size_t bytes,
+                          errbuf *e)
+{
+    cl_command_queue_properties props = 0;
+    cl_int st = clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL);
+    const bool in_order = st == CL_SUCCESS && !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    if (sc->queue != q || !in_order) {
+        scratch_drop(sc);
+        if (in_order) {
+            clRetainCommandQueue(q);
+            sc->queue = q;
+        }
+    }
+    if (sc->buf[which] && sc->bytes[which] >= bytes)
+        return sc->buf[which];
+    if (sc->buf[which])
+        clReleaseMemObject(sc->buf[which]);
+    sc->buf[which] = NULL;
+    sc->bytes[which] = 0;
+    cl_context ctx;
+    st = clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, NULL);
+    cl_mem buf = st == CL_SUCCESS ? clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, &st)
+                                  : NULL;
+    if (!buf) {
+        err_set(e, "clCreateBuffer(%zu bytes of packed operands) failed: %s", bytes,
+                cl_error_name(st));
+        return NULL;
+    }
+    sc->buf[which] = buf;
+    sc->bytes[which] = bytes;
+    return buf;
+}
+
+/* The packed operands of TF32=1 plans: B^T (N x K, rows of K rounded up to 4 values, 16
+ * bytes, as the tensor map needs), and with PACKA A (M x K, the same rows).  *A and *B
+ * become them; nothing is enqueued yet. */
+static int pack_buffers(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
+                        gemm_operand *A, gemm_operand *B, errbuf *e)
+{
+    const int ldp = (s.K + 3) / 4 * 4;
+    const size_t halves = plan->split ? 2 : 1; /* tf32x3: the residuals below the values */
+    cl_mem bt = scratch_get(plan->scratch, q, 0,
+                            halves * (size_t)s.N * (size_t)ldp * sizeof(float), e);
+    if (!bt)
+        return -1;
+    cl_mem ar = NULL;
+    if (plan->pack_a && !(ar = scratch_get(plan->scratch, q, 1,
+                                           halves * (size_t)s.M * (size_t)ldp * sizeof(float),
+                                           e)))
+        return -1;
+    *B = (gemm_operand){ bt, 0, ldp };
+    if (ar)
+        *A = (gemm_operand){ ar, 0, ldp };
+    return 0;
+}
+
+/* One pre-pass kernel: both take (rows, cols, source, its offset, its ld, destination, its ld)
+ * in the order of their own loops (round_a: M, K; pack_bt: K, N). */
+static int enqueue_pass(cl_command_queue q, cl_kernel k, int d0, int d1, gemm_operand from,
+                        gemm_operand to, const size_t global[2], const size_t local[2],
+                        cl_event *ev, errbuf *e)
+{
+    CL_TRY(e, clSetKernelArg(k, 0, sizeof(int), &d0));
+    CL_TRY(e, clSetKernelArg(k, 1, sizeof(int), &d1));
+    CL_TRY(e, clSetKernelArg(k, 2, sizeof(cl_mem), &from.buf));
+    CL_TRY(e, clSetKernelArg(k, 3, sizeof(int), &from.off));
+    CL_TRY(e, clSetKernelArg(k, 4, sizeof(int), &from.ld));
+    CL_TRY(e, clSetKernelArg(k, 5, sizeof(cl_mem), &to.buf));
+    CL_TRY(e, clSetKernelArg(k, 6, sizeof(int), &to.ld));
+    CL_TRY(e, clEnqueueNDRangeKernel(q, k, 2, NULL, global, local, 0, NULL, ev));
+    return 0;
+fail:
+    return -1;
+}
+
+/* The pre-pass: B^T rounded to tf32 from B into packed B, and with PACKA (or SPLIT) A rounded
+ * from A into packed A.  first receives the first kernel's event. */
+static int pack_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
+                        gemm_operand A, gemm_operand B, gemm_operand packed_a,
+                        gemm_operand packed_b, cl_event *first, errbuf *e)
+{
+    if (plan->pack_a) {
+        const size_t local[2] = { 32, 8 };
+        const size_t global[2] = { ceil_div((size_t)s.K, 128) * 32, ceil_div((size_t)s.M, 8) * 8 };
+        if (enqueue_pass(q, plan->round_a, s.M, s.K, A, packed_a, global, local, first, e) != 0)
+            return -1;
+        first = NULL;
+    }
+    const size_t local[2] = { 16, 16 };
+    const size_t global[2] = { ceil_div((size_t)s.N, 64) * 16, ceil_div((size_t)s.K, 64) * 16 };
+    return enqueue_pass(q, plan->pack_bt, s.K, s.N, B, packed_b, global, local, first, e);
+}
+
+int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,
+                 gemm_operand A, gemm_operand B, float beta, gemm_operand C, cl_event *first,
+                 cl_event *last, errbuf *e)
+{
+    cl_kernel k = plan->kernel;
+    cl_mem maps = NULL;
+    cl_event pre = NULL, main_ev = NULL;
+    cl_uint i = 0;
+    int rc = -1;
+    /* K = 0 reads neither operand (C = beta C): nothing to pack. */
+    const bool pack = plan->variant->prepass == PREPASS_TF32_PACK && s.K > 0;
+    const gemm_operand user_a = A, user_b = B;
+    if (pack && pack_buffers(plan, q, s, &A, &B, e) != 0)
+        goto fail;
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &s.M));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &s.N));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &s.K));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(float), &alpha));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &A.buf));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &A.off));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &A.ld));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &B.buf));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &B.off));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &B.ld));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(float), &beta));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &C.buf));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &C.off));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &C.ld));
+    if (plan->variant->tma) {
+        maps = tma_maps(plan, q, s, A, B, e);
+        if (!maps)
+            goto fail;
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &maps));
+    }
+    /* After set_maps (which only needs the packed buffers' addresses), so that the timing
+     * bracket holds the pre-pass and not the one-work-item kernel. */
+    if (pack && pack_enqueue(plan, q, s, user_a, user_b, A, B, first ? &pre : NULL, e) != 0)
+        goto fail;
+
+    size_t tiles_m = ceil_div((size_t)s.M, (size_t)plan->bm);
+    size_t tiles_n = ceil_div((size_t)s.N, (size_t)plan->bn);
+    size_t global[2];
+    if (plan->variant->launch == LAUNCH_TILE_ROWS) {
+        global[0] = tiles_m * plan->local[0];
+        global[1] = tiles_n * plan->local[1];
+    } else {
+        global[0] = tiles_n * plan->local[0];
+        global[1] = tiles_m * plan->local[1];
+    }
+    CL_TRY(e, clEnqueueNDRangeKernel(q, k, 2, NULL, global, plan->local, 0, NULL,
+                                     first || last ? &main_ev : NULL));
+    if (first) {
+        *first = pre ? pre : main_ev;
+        if (!pre)
+            clRetainEvent(main_ev);
+        pre = NULL;
+    }
+    if (last) {
+        *last = main_ev;
+        main_ev = NULL;
+    }
+    rc = 0;
+fail:
+    /* The queue holds what its commands use until they have run. */
+    if (main_ev)
+        clReleaseEvent(main_ev);
+    if (pre)
+        clReleaseEvent(pre);
+    if (maps)
+        clReleaseMemObject(maps);
+    return rc;
+}

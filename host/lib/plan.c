@@ -1,0 +1,294 @@
+/* From a registry row to a built program: parameters, precision, launch shape, build. */
+#include "gemm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "program.h"
+
+/* The arithmetic a variant really does with these parameters; host/cli/check.c holds the
+ * error bound of each name (docs/precision.md says why each holds). */
+static const char *precision_of(const variant *v, const params *p, clgemm_dtype dtype)
+{
+    if (dtype != CLGEMM_F32)
+        return clgemm_dtype_name(dtype);
+    if (params_get(p, "SPLIT", 0) != 0)
+        return "tf32x3";
+    /* Without PACKA the pre-pass rounds only B^T: wgmma reads A from local memory as fp32
+     * and drops its low 13 bits. */
+    if (v->prepass == PREPASS_TF32_PACK && params_get(p, "PACKA", 0) == 0)
+        return "tf32t";
+    return v->precision;
+}
+
+/* Every key of `text` must be one the variant reads. */
+static int check_keys(const variant *v, const char *name, const char *text, errbuf *e)
+{
+    params p = { .count = 0 };
+    if (params_parse(&p, text, e) != 0)
+        return -1;
+    for (int i = 0; i < p.count; i++)
+        if (!variant_has_key(v, p.kv[i].key)) {
+            char keys[256];
+            variant_keys(v, keys, sizeof keys);
+            err_set(e, "unknown parameter '%s' for %s (%s; its parameters: %s)", p.kv[i].key,
+                    name, v->backend, keys);
+            return -1;
+        }
+    return 0;
+}
+
+int gemm_params_check(const algo_def *algo, const char *overrides, errbuf *e)
+{
+    params p = { .count = 0 };
+    if (params_parse(&p, overrides, e) != 0)
+        return -1;
+    for (int i = 0; i < p.count; i++) {
+        if (!algo_has_key(algo, p.kv[i].key)) {
+            err_set(e, "unknown parameter '%s' for %s (its parameters: %s%s)", p.kv[i].key,
+                    algo->desc.name, algo->desc.defaults,
+                    algo->candidates ? "those of the steps it runs" : "");
+            return -1;
+        }
+        if (p.kv[i].value < 0 || p.kv[i].value > 65536) {
+            err_set(e, "parameter %s=%ld out of range 0..65536", p.kv[i].key, p.kv[i].value);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Work-items per group, from the tile parameters and the row's launch kind. */
+static int launch_shape(gemm_plan *plan, const device_info *dev, errbuf *e)
+{
+    const variant *v = plan->variant;
+    const int tm = (int)params_get(&plan->params, "TM", 1);
+    const int tn = (int)params_get(&plan->params, "TN", 1);
+    switch (v->launch) {
+    case LAUNCH_TILE:
+    case LAUNCH_TILE_ROWS:
+        if (tm < 1 || tn < 1 || plan->bm % tm || plan->bn % tn) {
+            err_set(e, "invalid tile: BM=%d BN=%d must be positive multiples of TM=%d TN=%d",
+                    plan->bm, plan->bn, tm, tn);
+            return -1;
+        }
+        plan->local[0] = (size_t)(v->launch == LAUNCH_TILE ? plan->bn / tn : plan->bm / tm);
+        plan->local[1] = (size_t)(v->launch == LAUNCH_TILE ? plan->bm / tm : plan->bn / tn);
+        break;
+    case LAUNCH_WARPGROUPS:
+    case LAUNCH_WARPGROUPS_PRODUCER:
+        if (plan->bm % 64) {
+            err_set(e, "invalid tile: BM=%d must be a multiple of 64 (one warpgroup per 64 rows)",
+                    plan->bm);
+            return -1;
+        }
+        plan->local[0] = (size_t)(plan->bm / 64 * 128 + (v->launch == LAUNCH_WARPGROUPS ? 0 : 32));
+        plan->local[1] = 1;
+        break;
+    }
+    if (plan->local[0] * plan->local[1] > dev->max_work_group) {
+        err_set(e, "needs %zu work-items per group, the device allows %zu",
+                plan->local[0] * plan->local[1], dev->max_work_group);
+        return -1;
+    }
+    return 0;
+}
+
+/* One step on one variant: parameters (defaults, then a purpose name's additions, then the
+ * caller's), checks, build.  `adds` may be NULL. */
+static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_info *dev,
+                                 const algo_def *algo, const algo_def *step, const variant *v,
+                                 clgemm_dtype dtype, const char *adds, const char *overrides,
+                                 bool build, char **log, errbuf *e)
+{
+    memset(plan, 0, sizeof *plan);
+    *plan = (gemm_plan){ .algo = algo, .step = step, .variant = v, .dtype = (int)dtype };
+    *log = NULL;
+    if (adds && check_keys(v, step->desc.name, adds, e) != 0)
+        return PLAN_UNSUPPORTED; /* this backend has no such form (tf32x3 on DPAS, say) */
+    if (overrides && check_keys(v, step->desc.name, overrides, e) != 0)
+        return PLAN_INVALID;
+    if (params_parse(&plan->params, v->defaults, e) != 0 ||
+        (adds && params_parse(&plan->params, adds, e) != 0) ||
+        (overrides && params_parse(&plan->params, overrides, e) != 0))
+        return PLAN_INVALID;
+    /* Tile parameters are small integers; anything else (0, negative, beyond int) would hang a
+     * K loop or be cut silently, so it is refused before a kernel is built. */
+    for (int i = 0; i < plan->params.count; i++)
+        if (plan->params.kv[i].value < 0 || plan->params.kv[i].value > 65536) {
+            err_set(e, "parameter %s=%ld out of range 0..65536", plan->params.kv[i].key,
+                    plan->params.kv[i].value);
+            return PLAN_INVALID;
+        }
+    plan->bm = (int)params_get(&plan->params, "BM", 1);
+    plan->bn = (int)params_get(&plan->params, "BN", 1);
+    plan->bk = (int)params_get(&plan->params, "BK", 1);
+    if (plan->bm < 1 || plan->bn < 1 || plan->bk < 1) {
+        err_set(e, "BM, BN and BK must be at least 1");
+        return PLAN_UNSUPPORTED;
+    }
+    if (launch_shape(plan, dev, e) != 0)
+        return PLAN_UNSUPPORTED;
+    plan->precision = precision_of(v, &plan->params, dtype);
+    plan->split = v->prepass == PREPASS_TF32_PACK && params_get(&plan->params, "SPLIT", 0) != 0;
+    plan->pack_a = plan->split || (v->prepass == PREPASS_TF32_PACK &&
+                                   params_get(&plan->params, "PACKA", 0) != 0);
+    if (!build)
+        return PLAN_OK;
+
+    char *source = kernel_source_load(v->file, e);
+    if (!source)
+        return PLAN_ERROR;
+    char defines[400], options[1024];
+    params_to_defines(&plan->params, defines, sizeof defines);
+    const char *extra = getenv("CLGEMM_BUILD_OPTIONS"); /* e.g. -cl-nv-verbose */
+    /* Kernels that size their local memory by the device (step 10) read what it really
+     * allows from CLGEMM_LOCAL_BYTES. */
+    snprintf(options, sizeof options, "%s %s -DDTYPE=%d %s -DCLGEMM_LOCAL_BYTES=%llu %s",
+             PROGRAM_BASE_OPTIONS, v->options, (int)dtype, defines,
+             (unsigned long long)device_local_mem_usable(dev), extra ? extra : "");
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    bool unsupported = false;
+    plan->program =
+        program_build(ctx, dev, source, options, log, &plan->from_cache, &unsupported, e);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    plan->build_ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) * 1e-6;
+    free(source);
+    if (!plan->program)
+        return unsupported ? PLAN_UNSUPPORTED : PLAN_BUILD_FAILED;
+
+    cl_int st;
+    plan->kernel = clCreateKernel(plan->program, v->kernel, &st);
+    if (!plan->kernel) {
+        err_set(e, "clCreateKernel(%s) failed: %s", v->kernel, cl_error_name(st));
+        gemm_plan_release(plan);
+        return PLAN_ERROR;
+    }
+    if (prepass_create(plan, e) != 0) {
+        gemm_plan_release(plan);
+        return PLAN_ERROR;
+    }
+    /* Local memory is known once the kernel is compiled.  CL_KERNEL_WORK_GROUP_SIZE is not
+     * used as a gate: NVIDIA's driver reports 256 for kernels that declare
+     * reqd_work_group_size(32, 32, 1) and then runs them correctly at 1024; a size the device
+     * truly refuses fails at enqueue, with its name. */
+    cl_ulong kernel_local = 0;
+    st = clGetKernelWorkGroupInfo(plan->kernel, dev->id, CL_KERNEL_LOCAL_MEM_SIZE,
+                                  sizeof kernel_local, &kernel_local, NULL);
+    if (st != CL_SUCCESS) {
+        err_set(e, "clGetKernelWorkGroupInfo(%s) failed: %s", v->kernel, cl_error_name(st));
+        gemm_plan_release(plan);
+        return PLAN_ERROR;
+    }
+    if (kernel_local > device_local_mem_usable(dev)) {
+        err_set(e, "needs %llu bytes of local memory, the device has %llu",
+                (unsigned long long)kernel_local,
+                (unsigned long long)device_local_mem_usable(dev));
+        gemm_plan_release(plan);
+        return PLAN_UNSUPPORTED;
+    }
+    return PLAN_OK;
+}
+
+/* A purpose name: its candidates in order, hardware paths first; only where no candidate
+ * has hardware does the last one run emulated (the portable lesson, not the slowest
+ * emulation).  A candidate the device refuses falls to the next; a build failure does not
+ * (that is a bug to see, not to hide behind a slower kernel). */
+static plan_status create_purpose(gemm_plan *plan, cl_context ctx, const device_info *dev,
+                                  const algo_def *algo, clgemm_dtype dtype,
+                                  const char *overrides, bool build, char **log, errbuf *e)
+{
+    char why[512] = "";
+    plan_status st = PLAN_UNSUPPORTED;
+    for (int emulated = 0; emulated <= 1; emulated++)
+        for (const char *c = algo->candidates; *c;) {
+            const size_t len = strcspn(c, " ");
+            const size_t name_len = strcspn(c, ": ");
+            const bool last = c[len] == '\0';
+            char adds[160] = "";
+            if (name_len < len)
+                snprintf(adds, sizeof adds, "%.*s", (int)(len - name_len - 1), c + name_len + 1);
+            const algo_def *step = algo_find_n(c, name_len);
+            c += len;
+            c += strspn(c, " ");
+            errbuf no = { "" };
+            const variant *v = step ? variant_choose(dev, step, dtype, &no) : NULL;
+            if (!v || (v->need == NEED_EMULATION) != (emulated == 1) || (emulated && !last)) {
+                if (!emulated && *no.msg) /* the last, most general reason stays */
+                    snprintf(why, sizeof why, "%s", no.msg);
+                continue;
+            }
+            free(*log);
+            st = build_variant(plan, ctx, dev, algo, step, v, dtype, *adds ? adds : NULL,
+                               overrides, build, log, &no);
+            if (st != PLAN_UNSUPPORTED) {
+                if (st != PLAN_OK)
+                    err_set(e, "runs %s here: %s", step->desc.name, no.msg);
+                return st;
+            }
+            snprintf(why, sizeof why, "%s: %s", step->desc.name, no.msg);
+        }
+    err_set(e, "%s", *why ? why : "no matrix-unit path on this device");
+    return st;
+}
+
+static plan_status create(gemm_plan *plan, cl_context ctx, const device_info *dev,
+                          const algo_def *algo, clgemm_dtype dtype, const char *overrides,
+                          bool build, char **log, errbuf *e)
+{
+    memset(plan, 0, sizeof *plan);
+    *log = NULL;
+    if (overrides && !*overrides)
+        overrides = NULL;
+    if (!algo_takes(algo, dtype)) {
+        err_set(e, "takes no %s data", clgemm_dtype_name(dtype));
+        return PLAN_UNSUPPORTED;
+    }
+    if (algo->candidates)
+        return create_purpose(plan, ctx, dev, algo, dtype, overrides, build, log, e);
+    const variant *v = variant_choose(dev, algo, dtype, e);
+    if (!v)
+        return PLAN_UNSUPPORTED;
+    return build_variant(plan, ctx, dev, algo, algo, v, dtype, NULL, overrides, build, log, e);
+}
+
+plan_status gemm_plan_create(gemm_plan *plan, cl_context ctx, const device_info *dev,
+                             const algo_def *algo, clgemm_dtype dtype, const char *overrides,
+                             char **log, errbuf *e)
+{
+    return create(plan, ctx, dev, algo, dtype, overrides, true, log, e);
+}
+
+plan_status gemm_plan_describe(gemm_plan *plan, const device_info *dev, const algo_def *algo,
+                               clgemm_dtype dtype, const char *overrides, errbuf *e)
+{
+    char *log = NULL;
+    plan_status st = create(plan, NULL, dev, algo, dtype, overrides, false, &log, e);
+    free(log);
+    return st;
+}
+
+void gemm_plan_release(gemm_plan *plan)
+{
+    prepass_release(plan);
+    if (plan->kernel)
+        clReleaseKernel(plan->kernel);
+    if (plan->program)
+        clReleaseProgram(plan->program);
+    plan->kernel = NULL;
+    plan->program = NULL;
+}
+
+bool gemm_plan_accepts(const gemm_plan *plan, gemm_operand A, gemm_operand B, gemm_operand C,
+                       errbuf *e)
+{
+    const int m = plan->variant ? plan->variant->ld_multiple : 1;
+    if (m > 1 && (A.ld % m || B.ld % m || C.ld % m || A.off % m || B.off % m || C.off % m)) {
+        err_set(e, "needs leading dimensions and offsets that are multiples of %d", m);
+        return false;
+    }
+    return true;
+}
