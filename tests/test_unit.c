@@ -300,6 +300,37 @@ static void test_tuning(void)
         size_t before = db.count;
         EXPECT(tuning_parse(&db, bad[i], strlen(bad[i]), 0) <= 0 && db.count == before);
     }
+    /* A malformed entry costs only itself: wrong types, a size that is not whole, a field
+     * too long to keep whole, a NUL inside a name. */
+    const char *mixed =
+        "{\"format\": \"clgemm-tuning-1\", \"entries\": [7, [],\n"
+        " {\"device\": \"D\", \"algorithm\": \"a\", \"params\": \"P\", \"M\": \"8\", \"N\": 8,"
+        "  \"K\": 8, \"gflops\": 1},\n"
+        " {\"device\": \"D\", \"algorithm\": \"a\", \"params\": \"P\", \"M\": 8.5, \"N\": 8,"
+        "  \"K\": 8, \"gflops\": 1},\n"
+        " {\"device\": \"D\\u0000X\", \"algorithm\": \"a\", \"params\": \"P\", \"M\": 8,"
+        "  \"N\": 8, \"K\": 8, \"gflops\": 1},\n"
+        " {\"device\": \"D\", \"algorithm\": \"a\", \"params\": \"P\", \"M\": 8, \"N\": 8,"
+        "  \"K\": 8, \"gflops\": -1},\n"
+        " {\"device\": \"D\", \"algorithm\": \"a\", \"params\": \"P\", \"M\": 8.0, \"N\": 8,"
+        "  \"K\": 8, \"gflops\": 2}]}\n";
+    tuning_db mixed_db = { 0 };
+    EXPECT(tuning_parse(&mixed_db, mixed, strlen(mixed), 0) == 1 && mixed_db.count == 1 &&
+           mixed_db.items[0].M == 8 && mixed_db.items[0].gflops == 2 &&
+           mixed_db.items[0].driver[0] == '\0');
+    tuning_free(&mixed_db);
+    char long_params[400];
+    snprintf(long_params, sizeof long_params,
+             "{\"format\": \"clgemm-tuning-1\", \"entries\": [{\"device\": \"D\", "
+             "\"algorithm\": \"a\", \"M\": 8, \"N\": 8, \"K\": 8, \"gflops\": 1, "
+             "\"params\": \"%0200d\"}]}",
+             1);
+    EXPECT(tuning_parse(&mixed_db, long_params, strlen(long_params), 0) == 0 &&
+           mixed_db.count == 0);
+    /* One document, nothing after it. */
+    const char *two = "{\"format\": \"clgemm-tuning-1\"} {}";
+    EXPECT(tuning_parse(&mixed_db, two, strlen(two), 0) == -1 && mixed_db.count == 0);
+    tuning_free(&mixed_db);
     for (size_t cut = 0; cut < strlen(text); cut += 7) {
         tuning_db part = { 0 };
         EXPECT(tuning_parse(&part, text, cut, 0) <= 4);
