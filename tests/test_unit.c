@@ -89,6 +89,19 @@ static void test_cli(void)
     EXPECT(parse(&o, &e, 2, "--beta", "nan") == -1);
     EXPECT(parse(&o, &e, 2, "--device", "") == -1);
     EXPECT(parse(&o, &e, 2, "--seed", "-1") == -1);
+    /* getopt_long: full names only, no value for a plain flag, no stray words, short -h/-q. */
+    EXPECT(parse(&o, &e, 2, "--si", "64") == -1 && strstr(e.msg, "unknown option '--si'"));
+    EXPECT(parse(&o, &e, 1, "--quiet=1") == -1 && strstr(e.msg, "--quiet takes no value"));
+    EXPECT(parse(&o, &e, 3, "--size", "64", "extra") == -1 && strstr(e.msg, "unexpected"));
+    EXPECT(parse(&o, &e, 1, "--algo") == -1 && strstr(e.msg, "--algo needs a value"));
+    EXPECT(parse(&o, &e, 2, "--show-unsupported", "-qh") == 0 && o.show_unsupported &&
+           o.quiet && o.help);
+    /* A parse that stopped inside "-qx" leaves nothing behind for the next argv. */
+    EXPECT(parse(&o, &e, 1, "-qx") == -1 && strstr(e.msg, "'-qx'"));
+    EXPECT(parse(&o, &e, 2, "--size=64", "--no-check") == 0 && !o.quiet && !o.help &&
+           !o.show_unsupported && o.shape.M == 64 && !o.check);
+    EXPECT(parse(&o, &e, 2, "--size", "64") == 0 && o.size_given && o.shape.K == 64);
+    EXPECT(parse(&o, &e, 3, "--alpha", "-2", "--") == 0 && o.alpha == -2.0f);
 }
 
 static void test_params(void)

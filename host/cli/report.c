@@ -18,7 +18,24 @@ static void fmt_num(char *buf, size_t n, const char *fmt, double v)
         snprintf(buf, n, fmt, v);
 }
 
-static void print_table(FILE *out, const report_entry *r)
+/* A row that 'all' added and this device cannot run: the table names it in one line instead
+ * (a row named by the user, and the CLBlast row, whose reason is the build, always show). */
+static bool folded(const run_row *row, bool show_unsupported)
+{
+    return !show_unsupported && row->status == ROW_UNSUPPORTED && row->listed_by_all &&
+           !row->baseline;
+}
+
+/* Notes from the library start with the algorithm's name, which the line already shows. */
+static const char *note_text(const run_row *row)
+{
+    size_t n = strlen(row->name);
+    if (strncmp(row->note, row->name, n) == 0 && strncmp(row->note + n, ": ", 2) == 0)
+        return row->note + n + 2;
+    return row->note;
+}
+
+static void print_table(FILE *out, const report_entry *r, bool show_unsupported)
 {
     const clgemm_device_desc *d = r->dev;
     const run_result *res = &r->result;
@@ -35,9 +52,14 @@ static void print_table(FILE *out, const report_entry *r)
     fprintf(out, "check    %s\n\n", res->check_method);
     fprintf(out, "%-24s %11s %11s %11s %10s %10s %-7s %s\n", "algorithm", "median ms", "min ms",
             "GFLOP/s", "vs CLBlast", "error", "prec", "status");
+    size_t nfolded = 0;
     for (size_t i = 0; i < res->nrows; i++) {
         const run_row *row = &res->rows[i];
         char med[32], min[32], gf[32], ratio[32], err[32];
+        if (folded(row, show_unsupported)) {
+            nfolded++;
+            continue;
+        }
         bool timed = row->runs > 0;
         fmt_num(med, sizeof med, "%.3f", timed ? row->ms_median : NAN);
         fmt_num(min, sizeof min, "%.3f", timed ? row->ms_min : NAN);
@@ -48,17 +70,24 @@ static void print_table(FILE *out, const report_entry *r)
                 ratio, err, row->precision[0] ? row->precision : "-",
                 row_status_name(row->status));
     }
+    if (nfolded) {
+        fprintf(out, "\nskipped (unsupported on this device): ");
+        for (size_t i = 0, k = 0; i < res->nrows; i++)
+            if (folded(&res->rows[i], show_unsupported))
+                fprintf(out, "%s%s", k++ ? ", " : "", res->rows[i].name);
+        fprintf(out, " \u2014 --show-unsupported shows why\n");
+    }
     bool any_note = false;
     for (size_t i = 0; i < res->nrows; i++) {
         const run_row *row = &res->rows[i];
-        if (!row->note[0])
+        if (!row->note[0] || folded(row, show_unsupported))
             continue;
         if (!any_note)
             fprintf(out, "\n");
         any_note = true;
         fprintf(out, "%s: %s%s\n", row->name,
                 row->status == ROW_UNSUPPORTED ? "unsupported on this device: " : "",
-                row->note);
+                note_text(row));
     }
     for (size_t i = 0; i < res->nrows; i++)
         if (res->rows[i].status == ROW_FAIL) {
@@ -68,7 +97,8 @@ static void print_table(FILE *out, const report_entry *r)
         }
 }
 
-static void print_comparison(FILE *out, const report_entry *e, size_t n)
+/* Side by side, a row folded on every device is left out (each table has named it). */
+static void print_comparison(FILE *out, const report_entry *e, size_t n, bool show_unsupported)
 {
     fprintf(out, "GFLOP/s by device (%d x %d x %d)\n", e[0].result.shape.M,
             e[0].result.shape.N, e[0].result.shape.K);
@@ -77,6 +107,11 @@ static void print_comparison(FILE *out, const report_entry *e, size_t n)
         fprintf(out, " %14.14s", e[j].dev->name);
     fprintf(out, "\n");
     for (size_t i = 0; i < e[0].result.nrows; i++) {
+        bool everywhere = true;
+        for (size_t j = 0; j < n && everywhere; j++)
+            everywhere = i < e[j].result.nrows && folded(&e[j].result.rows[i], show_unsupported);
+        if (everywhere)
+            continue;
         fprintf(out, "%-24s", e[0].result.rows[i].name);
         for (size_t j = 0; j < n; j++) {
             const run_row *row = i < e[j].result.nrows ? &e[j].result.rows[i] : NULL;
@@ -249,7 +284,8 @@ static void print_json(FILE *out, const report_entry *e, size_t n)
     json_object_put(doc);
 }
 
-void report_print(FILE *out, output_format format, const report_entry *entries, size_t n)
+void report_print(FILE *out, output_format format, const report_entry *entries, size_t n,
+                  bool show_unsupported)
 {
     if (format == FORMAT_CSV) {
         print_csv(out, entries, n);
@@ -259,11 +295,11 @@ void report_print(FILE *out, output_format format, const report_entry *entries, 
         for (size_t j = 0; j < n; j++) {
             if (j)
                 fprintf(out, "\n");
-            print_table(out, &entries[j]);
+            print_table(out, &entries[j], show_unsupported);
         }
         if (n > 1) {
             fprintf(out, "\n");
-            print_comparison(out, entries, n);
+            print_comparison(out, entries, n, show_unsupported);
         }
     }
 }

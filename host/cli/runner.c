@@ -104,6 +104,10 @@ static void progress(const session *s, const run_request *req, const run_row *ro
         fprintf(stderr, "clgemm: [%s] %dx%dx%d %-24s %10.3f ms  %s%s\n", s->dev->name,
                 req->shape.M, req->shape.N, req->shape.K, row->name, row->ms_median,
                 row_status_name(row->status), build);
+    else if (row->status == ROW_UNSUPPORTED)
+        /* Why is the report's to say (and it says it once); progress only marks the step. */
+        fprintf(stderr, "clgemm: [%s] %dx%dx%d %-24s unsupported\n", s->dev->name,
+                req->shape.M, req->shape.N, req->shape.K, row->name);
     else
         fprintf(stderr, "clgemm: [%s] %dx%dx%d %-24s %s %s\n", s->dev->name, req->shape.M,
                 req->shape.N, req->shape.K, row->name, row_status_name(row->status),
@@ -191,6 +195,7 @@ int session_run(session *s, const run_request *req, run_result *out, errbuf *e)
     for (size_t i = 0; i < req->nalgos; i++) {
         out->rows[i].name = req->algos[i];
         out->rows[i].baseline = strcmp(req->algos[i], BASELINE_NAME) == 0;
+        out->rows[i].listed_by_all = req->listed_by_all && req->listed_by_all[i];
     }
 
     if (workspace_init(s, req, &w, e) != 0)
