@@ -55,7 +55,8 @@ bad = [
     # getopt_long's ways in: an abbreviation, a value given to a flag without one, a stray word,
     # a missing value at the end, an unknown short option.
     (['--si', '64'], "unknown option '--si'"), (['--quiet=1'], '--quiet takes no value'),
-    (['--size', '64', 'extra'], "unexpected argument 'extra'"), (['--algo'], '--algo needs a value'),
+    (['--size', '64', 'extra'], "unexpected argument 'extra'"),
+    (['--algo'], '--algo needs a value'),
     (['--iters=x'], "bad --iters 'x'"), (['-x'], "unknown option '-x'"),
 ]
 for args, needle in bad:

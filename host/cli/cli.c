@@ -225,6 +225,10 @@ static int take_option(cli_options *o, int opt, const char *v, errbuf *e)
 {
     long n;
     bool tf32x3 = false;
+    if (!v) { /* getopt_long gives every required_argument a value; this keeps it so */
+        err_set(e, "--%s needs a value (see --help)", option_name(opt));
+        return -1;
+    }
     switch (opt) {
     case OPT_ALGO: {
         /* A registry name may carry tile parameters: "warp_tiled:BM=64,BN=64". */

@@ -75,7 +75,8 @@ int workspace_init(session *s, const run_request *req, workspace *w, errbuf *e)
     memset(w, 0, sizeof *w);
     const gemm_shape *sh = &req->shape;
     int pad = req->ld_multiple;
-    if (host_matrix_alloc(&w->A, sh->M, sh->K, pad) || host_matrix_alloc(&w->B, sh->K, sh->N, pad) ||
+    if (host_matrix_alloc(&w->A, sh->M, sh->K, pad) ||
+        host_matrix_alloc(&w->B, sh->K, sh->N, pad) ||
         host_matrix_alloc(&w->C0, sh->M, sh->N, pad) ||
         host_matrix_alloc(&w->result, sh->M, sh->N, pad) ||
         host_matrix_alloc(&w->baseline, sh->M, sh->N, pad)) {
