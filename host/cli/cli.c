@@ -129,13 +129,15 @@ void cli_print_help(const char *prog)
            "\n"
            "Verification: small problems against a full double-precision reference; large ones\n"
            "against exact sampled entries plus CLBlast's full result.  Error = max |c - ref| /\n"
-           "sum_k |a*b|; fp32 passes below 2^-24 * max(4, 2*sqrt(K)), tf32 and f16 arithmetic\n"
-           "on fp32 inputs below 2^-10, bf16 below 2^-7; on inputs already rounded to f16/bf16\n"
-           "(--dtype) matrix units pass below 2^-20 + twice fp32's (see README).\n"
+           "(|alpha|*sum_k |a*b| + |beta*c0|); fp32 passes below 2^-24 * max(4, 2*sqrt(K)),\n"
+           "tf32 and f16 arithmetic on fp32 inputs below 2^-10, bf16 below 2^-7; on inputs\n"
+           "already rounded to f16/bf16 (--dtype) matrix units pass below 2^-20 + twice\n"
+           "fp32's (see README).\n"
            "Environment: CLGEMM_KERNEL_DIR=path/to/cl reads kernels from there instead of the\n"
            "copies built into the binary; CLGEMM_BUILD_OPTIONS adds compiler options (e.g.\n"
            "-cl-nv-verbose) and CLGEMM_SHOW_BUILD_LOG=1 prints every build log on stderr.\n"
-           "Exit status: 0 all verified, 1 a wrong result or an OpenCL failure, 2 bad input.\n",
+           "Exit status: 0 all verified (or unchecked, or unsupported by the device), 1 a wrong\n"
+           "result or an OpenCL failure, 2 bad input.\n",
            prog);
 }
 
