@@ -52,6 +52,12 @@ bad = [
     (['--format', 'xml'], '--format'), (['--bogus'], 'unknown option'),
     (['--size'], 'needs a value'), (['--beta', 'inf'], '--beta'),
     (['--dtype', 'f8'], '--dtype'), (['--dtype', 'F16'], '--dtype'), (['--dtype'], 'needs a value'),
+    # getopt_long's ways in: an abbreviation, a value given to a flag without one, a stray word,
+    # a missing value at the end, an unknown short option.
+    (['--si', '64'], "unknown option '--si'"), (['--quiet=1'], '--quiet takes no value'),
+    (['--size', '64', 'extra'], "unexpected argument 'extra'"),
+    (['--algo'], '--algo needs a value'),
+    (['--iters=x'], "bad --iters 'x'"), (['-x'], "unknown option '-x'"),
 ]
 for args, needle in bad:
     rc, out, err = run('--device', 'pocl', *args) if '--device' not in args else run(*args)
@@ -62,7 +68,8 @@ for args, needle in bad:
 
 rc, out, err = run('--help')
 expect(rc == 0 and '--size' in out and '--device' in out and 'Exit status' in out and
-       '--dtype' in out and 'bf16' in out, '--help')
+       '--dtype' in out and 'bf16' in out and '--show-unsupported' in out and
+       '--option=VALUE' in out, '--help')
 rc, out, err = run('--version')
 expect(rc == 0 and out.startswith('clgemm '), '--version', out)
 rc, out, err = run('--algo', 'list')
@@ -81,6 +88,8 @@ rc, out, err = run('--device', 'pocl', '--size', '65x33x17', '--iters', '2', '--
                    '--quiet')
 rows = list(csv.DictReader(io.StringIO(out)))
 MATRIX = [a for a in ALGOS if a.startswith('tensor_core') or a.startswith('wgmma')]
+# What this device cannot run, by the CSV, which keeps every row.
+UNSUPPORTED = [r['algorithm'] for r in rows if r['status'] == 'unsupported']
 expect(rc == 0 and [r['algorithm'] for r in rows] == ALGOS and
        all(r['status'] == 'ok' and float(r['gflops']) > 0 and float(r['error']) <
            float(r['tolerance']) and r['M'] == '65' and r['N'] == '33' and r['K'] == '17'
@@ -153,12 +162,70 @@ except (ValueError, KeyError, IndexError) as exc:
     out += repr(exc)
 expect(ok, '--format json parses back with the CLBlast ratio', out + err)
 
-# The table names device, driver and size, and every algorithm.
+# Both forms of a value, and --algo accumulating, give the same run.
+for form in (['--size=24', '--algo=naive', '--algo', 'tiled'],
+             ['--size', '24', '--algo', 'naive', '--algo=tiled']):
+    rc, out, err = run('--device', 'pocl', '--iters', '1', '--format=csv', '--quiet', *form)
+    rows = list(csv.DictReader(io.StringIO(out)))
+    expect(rc == 0 and [r['algorithm'] for r in rows] == ['naive', 'tiled', 'clblast'] and
+           all(r['M'] == '24' and r['K'] == '24' and r['status'] == 'ok' for r in rows),
+           'value forms: %s' % ' '.join(form), out + err)
+
+
+def table_rows(out):
+    # The table's rows: from the header line to the first blank line.
+    lines = out.splitlines()
+    start = next(i for i, l in enumerate(lines) if l.startswith('algorithm '))
+    rows = []
+    for line in lines[start + 1:]:
+        if not line.strip():
+            break
+        rows.append(line.split()[0])
+    return rows
+
+
+# The table names device, driver and size, and every algorithm it ran; those the device
+# cannot run are one line after it, without their rows or long notes, on stdout and stderr.
 rc, out, err = run('--device', 'pocl', '--size', '50x20x30', '--iters', '1')
+runnable = [a for a in ALGOS if a not in UNSUPPORTED]
+expect(UNSUPPORTED and 'tensor_core' in UNSUPPORTED, 'PoCL cannot run tensor_core', out)
+skipped = [l for l in out.splitlines() if l.startswith('skipped')]
 expect(rc == 0 and 'driver' in out and '50 x 20 x 30' in out and
-       all(a in out for a in ALGOS) and 'FAIL' not in out and
-       'unsupported on this device' in out, 'table shape', out + err)
+       table_rows(out) == runnable and 'FAIL' not in out and
+       skipped == ['skipped (unsupported on this device): %s \u2014 --show-unsupported shows why'
+                   % ', '.join(UNSUPPORTED)] and 'matrix hardware' not in out,
+       'table: rows for what runs, one line names the unsupported', out + err)
 expect('clgemm: [' in err, 'progress lines on stderr', err)
+progress = {l.split('] ', 1)[1].split()[1]: l for l in err.splitlines()
+            if l.startswith('clgemm: [')}
+expect(all(progress.get(a, '').rstrip().endswith(' unsupported') for a in UNSUPPORTED) and
+       'matrix hardware' not in err, 'progress: one short line per unsupported algorithm', err)
+
+# --show-unsupported (with --algo all) restores the rows and the reasons.
+rc, out, err = run('--device', 'pocl', '--algo', 'all', '--show-unsupported', '--size', '24',
+                   '--iters', '1', '--quiet')
+expect(rc == 0 and table_rows(out) == ALGOS and 'skipped' not in out and
+       all(('%s: unsupported on this device: ' % a) in out for a in UNSUPPORTED) and
+       'matrix hardware' in out, '--algo all --show-unsupported: every row and why', out + err)
+rc, out, err = run('--device', 'pocl', '--algo', 'all', '--size', '24', '--iters', '1', '--quiet')
+expect(rc == 0 and table_rows(out) == runnable and 'skipped (unsupported' in out,
+       '--algo all alone folds the unsupported rows like the default', out + err)
+# An algorithm asked for by name keeps its row and its reason; JSON keeps every row.
+rc, out, err = run('--device', 'pocl', '--algo', 'tensor_core', '--algo', 'naive', '--size', '24',
+                   '--iters', '1', '--quiet')
+expect(rc == 0 and table_rows(out) == ['tensor_core', 'naive', 'clblast'] and
+       'skipped' not in out and 'tensor_core: unsupported on this device: ' in out,
+       'a named unsupported algorithm keeps its row and note', out + err)
+rc, out, err = run('--device', 'pocl', '--size', '24', '--iters', '1', '--quiet', '--format',
+                   'json')
+try:
+    rows = {r['algorithm']: r for r in json.loads(out)['results'][0]['rows']}
+    ok = rc == 0 and all(rows[a]['status'] == 'unsupported' and rows[a]['note']
+                         for a in UNSUPPORTED) and len(rows) == len(ALGOS)
+except (ValueError, KeyError, IndexError) as exc:
+    ok = False
+    out += repr(exc)
+expect(ok, 'JSON keeps the unsupported rows, with their notes', out + err)
 
 # --device all: every device, then a side-by-side table when there is more than one.
 rc, out, err = run('--device', 'all', '--size', '24', '--iters', '1', '--quiet', '--format',

@@ -90,6 +90,19 @@ static void test_cli(void)
     EXPECT(parse(&o, &e, 2, "--beta", "nan") == -1);
     EXPECT(parse(&o, &e, 2, "--device", "") == -1);
     EXPECT(parse(&o, &e, 2, "--seed", "-1") == -1);
+    /* getopt_long: full names only, no value for a plain flag, no stray words, short -h/-q. */
+    EXPECT(parse(&o, &e, 2, "--si", "64") == -1 && strstr(e.msg, "unknown option '--si'"));
+    EXPECT(parse(&o, &e, 1, "--quiet=1") == -1 && strstr(e.msg, "--quiet takes no value"));
+    EXPECT(parse(&o, &e, 3, "--size", "64", "extra") == -1 && strstr(e.msg, "unexpected"));
+    EXPECT(parse(&o, &e, 1, "--algo") == -1 && strstr(e.msg, "--algo needs a value"));
+    EXPECT(parse(&o, &e, 2, "--show-unsupported", "-qh") == 0 && o.show_unsupported &&
+           o.quiet && o.help);
+    /* A parse that stopped inside "-qx" leaves nothing behind for the next argv. */
+    EXPECT(parse(&o, &e, 1, "-qx") == -1 && strstr(e.msg, "'-qx'"));
+    EXPECT(parse(&o, &e, 2, "--size=64", "--no-check") == 0 && !o.quiet && !o.help &&
+           !o.show_unsupported && o.shape.M == 64 && !o.check);
+    EXPECT(parse(&o, &e, 2, "--size", "64") == 0 && o.size_given && o.shape.K == 64);
+    EXPECT(parse(&o, &e, 3, "--alpha", "-2", "--") == 0 && o.alpha == -2.0f);
 }
 
 static void test_params(void)
@@ -344,6 +357,37 @@ static void test_tuning(void)
         size_t before = db.count;
         EXPECT(tuning_parse(&db, bad[i], strlen(bad[i]), 0) <= 0 && db.count == before);
     }
+    /* A malformed entry costs only itself: wrong types, a size that is not whole, a field
+     * too long to keep whole, a NUL inside a name. */
+    const char *mixed =
+        "{\"format\": \"clgemm-tuning-1\", \"entries\": [7, [],\n"
+        " {\"device\": \"D\", \"algorithm\": \"a\", \"params\": \"P\", \"M\": \"8\", \"N\": 8,"
+        "  \"K\": 8, \"gflops\": 1},\n"
+        " {\"device\": \"D\", \"algorithm\": \"a\", \"params\": \"P\", \"M\": 8.5, \"N\": 8,"
+        "  \"K\": 8, \"gflops\": 1},\n"
+        " {\"device\": \"D\\u0000X\", \"algorithm\": \"a\", \"params\": \"P\", \"M\": 8,"
+        "  \"N\": 8, \"K\": 8, \"gflops\": 1},\n"
+        " {\"device\": \"D\", \"algorithm\": \"a\", \"params\": \"P\", \"M\": 8, \"N\": 8,"
+        "  \"K\": 8, \"gflops\": -1},\n"
+        " {\"device\": \"D\", \"algorithm\": \"a\", \"params\": \"P\", \"M\": 8.0, \"N\": 8,"
+        "  \"K\": 8, \"gflops\": 2}]}\n";
+    tuning_db mixed_db = { 0 };
+    EXPECT(tuning_parse(&mixed_db, mixed, strlen(mixed), 0) == 1 && mixed_db.count == 1 &&
+           mixed_db.items[0].M == 8 && mixed_db.items[0].gflops == 2 &&
+           mixed_db.items[0].driver[0] == '\0');
+    tuning_free(&mixed_db);
+    char long_params[400];
+    snprintf(long_params, sizeof long_params,
+             "{\"format\": \"clgemm-tuning-1\", \"entries\": [{\"device\": \"D\", "
+             "\"algorithm\": \"a\", \"M\": 8, \"N\": 8, \"K\": 8, \"gflops\": 1, "
+             "\"params\": \"%0200d\"}]}",
+             1);
+    EXPECT(tuning_parse(&mixed_db, long_params, strlen(long_params), 0) == 0 &&
+           mixed_db.count == 0);
+    /* One document, nothing after it. */
+    const char *two = "{\"format\": \"clgemm-tuning-1\"} {}";
+    EXPECT(tuning_parse(&mixed_db, two, strlen(two), 0) == -1 && mixed_db.count == 0);
+    tuning_free(&mixed_db);
     for (size_t cut = 0; cut < strlen(text); cut += 7) {
         tuning_db part = { 0 };
         EXPECT(tuning_parse(&part, text, cut, 0) <= 4);

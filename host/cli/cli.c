@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -95,6 +96,7 @@ void cli_print_help(const char *prog)
     printf("usage: %s [options]\n"
            "Runs OpenCL GEMM kernels (C = alpha*A*B + beta*C, fp32, row-major), verifies each\n"
            "result and times it against CLBlast on the same device in the same run.\n"
+           "Options that take a value take it as --option VALUE or --option=VALUE.\n"
            "\n"
            "  --algo NAME        an algorithm, 'all' (default), 'auto' (the fastest tuned one\n"
            "                     for this device and size) or 'list' to describe them;\n"
@@ -118,39 +120,190 @@ void cli_print_help(const char *prog)
            "                     (mma.sync m16n8k16, fp32 accumulation), every other algorithm\n"
            "                     on the rounded values as fp32.  tf32x3: fp32 data, and runs\n"
            "                     tensor_core_tf32x3 (as --algo tensor_core_tf32x3)\n"
-           "  --quiet            no progress lines on stderr\n"
-           "  --help, --version\n"
+           "  --show-unsupported in the table, also the rows of the algorithms this device\n"
+           "                     cannot run, and why (without it, when they come from 'all',\n"
+           "                     one line after the table names them; CSV and JSON always\n"
+           "                     have every row)\n"
+           "  --quiet, -q        no progress lines on stderr\n"
+           "  --help (-h), --version\n"
            "\n"
            "Verification: small problems against a full double-precision reference; large ones\n"
            "against exact sampled entries plus CLBlast's full result.  Error = max |c - ref| /\n"
-           "sum_k |a*b|; fp32 passes below 2^-24 * max(4, 2*sqrt(K)), tf32 and f16 arithmetic\n"
-           "on fp32 inputs below 2^-10, bf16 below 2^-7; on inputs already rounded to f16/bf16\n"
-           "(--dtype) matrix units pass below 2^-20 + twice fp32's (see README).\n"
+           "(|alpha|*sum_k |a*b| + |beta*c0|); fp32 passes below 2^-24 * max(4, 2*sqrt(K)),\n"
+           "tf32 and f16 arithmetic on fp32 inputs below 2^-10, bf16 below 2^-7; on inputs\n"
+           "already rounded to f16/bf16 (--dtype) matrix units pass below 2^-20 + twice\n"
+           "fp32's (see README).\n"
            "Environment: CLGEMM_KERNEL_DIR=path/to/cl reads kernels from there instead of the\n"
            "copies built into the binary; CLGEMM_BUILD_OPTIONS adds compiler options (e.g.\n"
            "-cl-nv-verbose) and CLGEMM_SHOW_BUILD_LOG=1 prints every build log on stderr.\n"
-           "Exit status: 0 all verified, 1 a wrong result or an OpenCL failure, 2 bad input.\n",
+           "Exit status: 0 all verified (or unchecked, or unsupported by the device), 1 a wrong\n"
+           "result or an OpenCL failure, 2 bad input.\n",
            prog);
 }
 
-/* Accepts "--flag value" and "--flag=value". */
-static const char *take_value(int argc, char **argv, int *i, const char *flag, errbuf *e)
+enum {
+    OPT_HELP = 'h',
+    OPT_QUIET = 'q',
+    OPT_VERSION = 256, /* long-only options: values outside char's range */
+    OPT_LIST_DEVICES,
+    OPT_NO_CHECK,
+    OPT_NO_BASELINE,
+    OPT_SHOW_UNSUPPORTED,
+    OPT_ALGO,
+    OPT_SIZE,
+    OPT_DEVICE,
+    OPT_ITERS,
+    OPT_WARMUP,
+    OPT_FORMAT,
+    OPT_SEED,
+    OPT_DTYPE,
+    OPT_ALPHA,
+    OPT_BETA,
+};
+
+static const struct option long_options[] = {
+    { "help", no_argument, NULL, OPT_HELP },
+    { "version", no_argument, NULL, OPT_VERSION },
+    { "list-devices", no_argument, NULL, OPT_LIST_DEVICES },
+    { "no-check", no_argument, NULL, OPT_NO_CHECK },
+    { "no-baseline", no_argument, NULL, OPT_NO_BASELINE },
+    { "quiet", no_argument, NULL, OPT_QUIET },
+    { "show-unsupported", no_argument, NULL, OPT_SHOW_UNSUPPORTED },
+    { "algo", required_argument, NULL, OPT_ALGO },
+    { "size", required_argument, NULL, OPT_SIZE },
+    { "device", required_argument, NULL, OPT_DEVICE },
+    { "iters", required_argument, NULL, OPT_ITERS },
+    { "warmup", required_argument, NULL, OPT_WARMUP },
+    { "format", required_argument, NULL, OPT_FORMAT },
+    { "seed", required_argument, NULL, OPT_SEED },
+    { "dtype", required_argument, NULL, OPT_DTYPE },
+    { "alpha", required_argument, NULL, OPT_ALPHA },
+    { "beta", required_argument, NULL, OPT_BETA },
+    { NULL, 0, NULL, 0 },
+};
+
+/* "--name" of an option's value, for messages. */
+static const char *option_name(int val)
 {
-    const char *arg = argv[*i];
-    size_t n = strlen(flag);
-    if (arg[n] == '=')
-        return arg + n + 1;
-    if (*i + 1 >= argc) {
-        err_set(e, "%s needs a value (see --help)", flag);
-        return NULL;
-    }
-    return argv[++*i];
+    for (const struct option *o = long_options; o->name; o++)
+        if (o->val == val)
+            return o->name;
+    return "?";
 }
 
-static bool is_flag(const char *arg, const char *flag)
+/* True when arg spells "--name" or "--name=..." in full.  getopt_long also takes any
+ * unambiguous prefix (--si for --size); refusing those keeps the flags exactly as documented,
+ * so a flag added later cannot change what an abbreviation in someone's script means. */
+static bool spelled_out(const char *arg, const char *name)
 {
-    size_t n = strlen(flag);
-    return strncmp(arg, flag, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+    size_t n = strlen(name);
+    return strncmp(arg, "--", 2) == 0 && strncmp(arg + 2, name, n) == 0 &&
+           (arg[2 + n] == '\0' || arg[2 + n] == '=');
+}
+
+/* One line for what getopt_long refused: arg is the argument it was reading. */
+static void refused(const char *arg, errbuf *e)
+{
+    for (const struct option *o = long_options; o->name; o++)
+        if (o->has_arg == no_argument && spelled_out(arg, o->name) && strchr(arg, '=')) {
+            err_set(e, "--%s takes no value (see --help)", o->name);
+            return;
+        }
+    err_set(e, "unknown option '%s' (see --help)", arg);
+}
+
+static int add_algo(cli_options *o, const char *name, errbuf *e)
+{
+    if (o->nalgos == CLI_MAX_ALGOS) {
+        err_set(e, "at most %d --algo options", CLI_MAX_ALGOS);
+        return -1;
+    }
+    o->algos[o->nalgos++] = name;
+    return 0;
+}
+
+/* Every option that takes a value; v is that value. */
+static int take_option(cli_options *o, int opt, const char *v, errbuf *e)
+{
+    long n;
+    bool tf32x3 = false;
+    if (!v) { /* getopt_long gives every required_argument a value; this keeps it so */
+        err_set(e, "--%s needs a value (see --help)", option_name(opt));
+        return -1;
+    }
+    switch (opt) {
+    case OPT_ALGO: {
+        /* A registry name may carry tile parameters: "warp_tiled:BM=64,BN=64". */
+        size_t len = strcspn(v, ":");
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), v);
+        bool special = !v[len] && (strcmp(v, "all") == 0 || strcmp(v, "list") == 0 ||
+                                   strcmp(v, BASELINE_NAME) == 0 || strcmp(v, AUTO_NAME) == 0);
+        if (!special && (len >= sizeof name || !clgemm_find_algorithm(name))) {
+            err_set(e, "unknown algorithm '%s' (see --algo list)", v);
+            return -1;
+        }
+        return add_algo(o, v, e);
+    }
+    case OPT_SIZE:
+        if (parse_size(v, &o->shape, e) != 0)
+            return -1;
+        o->size_given = true;
+        return 0;
+    case OPT_DEVICE:
+        if (!*v) {
+            err_set(e, "--device needs a non-empty spec (see --list-devices)");
+            return -1;
+        }
+        o->device = v;
+        return 0;
+    case OPT_ITERS:
+        if (parse_int(v, 1, 100000, &n) != 0) {
+            err_set(e, "bad --iters '%s': expected an integer from 1 to 100000", v);
+            return -1;
+        }
+        o->iters = (int)n;
+        return 0;
+    case OPT_WARMUP:
+        if (parse_int(v, 0, 10000, &n) != 0) {
+            err_set(e, "bad --warmup '%s': expected an integer from 0 to 10000", v);
+            return -1;
+        }
+        o->warmup = (int)n;
+        return 0;
+    case OPT_FORMAT:
+        if (strcmp(v, "table") == 0)
+            o->format = FORMAT_TABLE;
+        else if (strcmp(v, "csv") == 0)
+            o->format = FORMAT_CSV;
+        else if (strcmp(v, "json") == 0)
+            o->format = FORMAT_JSON;
+        else {
+            err_set(e, "bad --format '%s': expected table, csv or json", v);
+            return -1;
+        }
+        return 0;
+    case OPT_SEED:
+        if (parse_int(v, 0, LONG_MAX, &n) != 0) {
+            err_set(e, "bad --seed '%s': expected a non-negative integer", v);
+            return -1;
+        }
+        o->seed = (uint64_t)n;
+        return 0;
+    case OPT_DTYPE:
+        if (parse_dtype(v, &o->dtype, &tf32x3, e) != 0)
+            return -1;
+        return tf32x3 ? add_algo(o, "tensor_core_tf32x3", e) : 0;
+    case OPT_ALPHA:
+    case OPT_BETA:
+        if (parse_float(v, opt == OPT_ALPHA ? &o->alpha : &o->beta) != 0) {
+            err_set(e, "bad --%s '%s': expected a finite number", option_name(opt), v);
+            return -1;
+        }
+        return 0;
+    }
+    err_set(e, "unknown option (see --help)");
+    return -1;
 }
 
 int cli_parse(int argc, char **argv, cli_options *o, errbuf *e)
@@ -158,114 +311,46 @@ int cli_parse(int argc, char **argv, cli_options *o, errbuf *e)
     *o = (cli_options){ .check = true, .baseline = true, .iters = 0, .warmup = 2,
                         .format = FORMAT_TABLE, .seed = 42, .alpha = 1.0f, .beta = 0.0f,
                         .dtype = CLGEMM_F32 };
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v;
-        long n;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            o->help = true;
-        } else if (strcmp(a, "--version") == 0) {
-            o->version = true;
-        } else if (strcmp(a, "--list-devices") == 0) {
-            o->list_devices = true;
-        } else if (strcmp(a, "--no-check") == 0) {
-            o->check = false;
-        } else if (strcmp(a, "--no-baseline") == 0) {
-            o->baseline = false;
-        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
-            o->quiet = true;
-        } else if (is_flag(a, "--algo")) {
-            if (!(v = take_value(argc, argv, &i, "--algo", e)))
-                return -1;
-            /* A registry name may carry tile parameters: "warp_tiled:BM=64,BN=64". */
-            size_t len = strcspn(v, ":");
-            char name[64];
-            snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), v);
-            bool special = !v[len] && (strcmp(v, "all") == 0 || strcmp(v, "list") == 0 ||
-                                       strcmp(v, BASELINE_NAME) == 0 ||
-                                       strcmp(v, AUTO_NAME) == 0);
-            if (!special && (len >= sizeof name || !clgemm_find_algorithm(name))) {
-                err_set(e, "unknown algorithm '%s' (see --algo list)", v);
-                return -1;
-            }
-            if (o->nalgos == CLI_MAX_ALGOS) {
-                err_set(e, "at most %d --algo options", CLI_MAX_ALGOS);
-                return -1;
-            }
-            o->algos[o->nalgos++] = v;
-        } else if (is_flag(a, "--size")) {
-            if (!(v = take_value(argc, argv, &i, "--size", e)) || parse_size(v, &o->shape, e))
-                return -1;
-            o->size_given = true;
-        } else if (is_flag(a, "--device")) {
-            if (!(v = take_value(argc, argv, &i, "--device", e)))
-                return -1;
-            if (!*v) {
-                err_set(e, "--device needs a non-empty spec (see --list-devices)");
-                return -1;
-            }
-            o->device = v;
-        } else if (is_flag(a, "--iters")) {
-            if (!(v = take_value(argc, argv, &i, "--iters", e)))
-                return -1;
-            if (parse_int(v, 1, 100000, &n) != 0) {
-                err_set(e, "bad --iters '%s': expected an integer from 1 to 100000", v);
-                return -1;
-            }
-            o->iters = (int)n;
-        } else if (is_flag(a, "--warmup")) {
-            if (!(v = take_value(argc, argv, &i, "--warmup", e)))
-                return -1;
-            if (parse_int(v, 0, 10000, &n) != 0) {
-                err_set(e, "bad --warmup '%s': expected an integer from 0 to 10000", v);
-                return -1;
-            }
-            o->warmup = (int)n;
-        } else if (is_flag(a, "--format")) {
-            if (!(v = take_value(argc, argv, &i, "--format", e)))
-                return -1;
-            if (strcmp(v, "table") == 0)
-                o->format = FORMAT_TABLE;
-            else if (strcmp(v, "csv") == 0)
-                o->format = FORMAT_CSV;
-            else if (strcmp(v, "json") == 0)
-                o->format = FORMAT_JSON;
-            else {
-                err_set(e, "bad --format '%s': expected table, csv or json", v);
-                return -1;
-            }
-        } else if (is_flag(a, "--seed")) {
-            if (!(v = take_value(argc, argv, &i, "--seed", e)))
-                return -1;
-            if (parse_int(v, 0, LONG_MAX, &n) != 0) {
-                err_set(e, "bad --seed '%s': expected a non-negative integer", v);
-                return -1;
-            }
-            o->seed = (uint64_t)n;
-        } else if (is_flag(a, "--dtype")) {
-            bool tf32x3 = false;
-            if (!(v = take_value(argc, argv, &i, "--dtype", e)) ||
-                parse_dtype(v, &o->dtype, &tf32x3, e) != 0)
-                return -1;
-            if (tf32x3) {
-                if (o->nalgos == CLI_MAX_ALGOS) {
-                    err_set(e, "at most %d --algo options", CLI_MAX_ALGOS);
-                    return -1;
-                }
-                o->algos[o->nalgos++] = "tensor_core_tf32x3";
-            }
-        } else if (is_flag(a, "--alpha") || is_flag(a, "--beta")) {
-            const char *flag = is_flag(a, "--alpha") ? "--alpha" : "--beta";
-            if (!(v = take_value(argc, argv, &i, flag, e)))
-                return -1;
-            if (parse_float(v, flag[2] == 'a' ? &o->alpha : &o->beta) != 0) {
-                err_set(e, "bad %s '%s': expected a finite number", flag, v);
-                return -1;
-            }
-        } else {
-            err_set(e, "unknown option '%s' (see --help)", a);
+    /* Our messages, not getopt's; optind 0 makes glibc start over (its position inside a
+     * cluster of short options included), so every call parses its own argv from the top.
+     * '+': stop at the first argument that is not an option instead of moving it to the end,
+     * so a stray word is refused below; ':': a missing value is ':', not '?'. */
+    opterr = 0;
+    optind = 0;
+    for (;;) {
+        int at = optind > 0 ? optind : 1; /* the argument getopt_long is about to read */
+        int index = -1;
+        int opt = getopt_long(argc, argv, "+:hq", long_options, &index);
+        if (opt == -1)
+            break;
+        if (opt == '?') {
+            refused(at < argc ? argv[at] : "", e);
             return -1;
         }
+        if (opt == ':') {
+            err_set(e, "--%s needs a value (see --help)", option_name(optopt));
+            return -1;
+        }
+        if (index >= 0 && !spelled_out(argv[at], long_options[index].name)) {
+            err_set(e, "unknown option '%s' (see --help)", argv[at]);
+            return -1;
+        }
+        switch (opt) {
+        case OPT_HELP: o->help = true; break;
+        case OPT_QUIET: o->quiet = true; break;
+        case OPT_VERSION: o->version = true; break;
+        case OPT_LIST_DEVICES: o->list_devices = true; break;
+        case OPT_NO_CHECK: o->check = false; break;
+        case OPT_NO_BASELINE: o->baseline = false; break;
+        case OPT_SHOW_UNSUPPORTED: o->show_unsupported = true; break;
+        default:
+            if (take_option(o, opt, optarg, e) != 0)
+                return -1;
+        }
+    }
+    if (optind < argc) {
+        err_set(e, "unexpected argument '%s' (see --help)", argv[optind]);
+        return -1;
     }
     return 0;
 }

@@ -19,6 +19,7 @@ typedef struct cli_options {
     gemm_shape shape;
     const char *device; /* NULL: the default device */
     bool list_devices, help, version, check, quiet;
+    bool show_unsupported; /* table: rows of algorithms the device cannot run, with why */
     bool baseline;      /* run CLBlast beside the chosen algorithm (for the ratio) */
     int iters;          /* 0: automatic */
     int warmup;
@@ -39,7 +40,8 @@ int parse_size(const char *text, gemm_shape *out, errbuf *e);
 int parse_dtype(const char *text, clgemm_dtype *out, bool *tf32x3, errbuf *e);
 
 /* 0 on success; -1 with e set (one line) on bad input.  Checks the algorithm name against
- * the registry; device specs are checked later, against the devices present. */
+ * the registry; device specs are checked later, against the devices present.  Uses getopt_long,
+ * so it is not thread-safe; it may be called again on another argv. */
 int cli_parse(int argc, char **argv, cli_options *o, errbuf *e);
 
 void cli_print_help(const char *prog);

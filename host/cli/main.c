@@ -29,8 +29,10 @@ static _Noreturn void exit_soon_after_enumeration(int status)
     _Exit(status);
 }
 
-/* The requested algorithms plus CLBlast, so every row has its ratio; "all" is every one. */
-static size_t pick_algos(const cli_options *opt, const char **out, size_t cap)
+/* The requested algorithms plus CLBlast, so every row has its ratio; "all" is every one.
+ * from_all[i] says that out[i] came from "all" (or the default) rather than by name; a name
+ * both given and in "all" runs once, as given. */
+static size_t pick_algos(const cli_options *opt, const char **out, bool *from_all, size_t cap)
 {
     size_t count = 0;
     bool all = opt->nalgos == 0, baseline = opt->baseline;
@@ -39,14 +41,26 @@ static size_t pick_algos(const cli_options *opt, const char **out, size_t cap)
             all = true;
         else if (strcmp(opt->algos[i], BASELINE_NAME) == 0)
             baseline = true;
-        else if (count < cap)
+        else if (count < cap) {
+            from_all[count] = false;
             out[count++] = opt->algos[i];
+        }
     }
-    if (all)
-        for (size_t i = 0; i < clgemm_algorithm_count() && count < cap; i++)
-            out[count++] = clgemm_algorithm(i)->name;
-    if (baseline && count < cap)
+    size_t named = count;
+    for (size_t i = 0; all && i < clgemm_algorithm_count() && count < cap; i++) {
+        const char *name = clgemm_algorithm(i)->name;
+        bool given = false;
+        for (size_t j = 0; j < named && !given; j++)
+            given = strcmp(out[j], name) == 0;
+        if (!given) {
+            from_all[count] = true;
+            out[count++] = name;
+        }
+    }
+    if (baseline && count < cap) {
+        from_all[count] = false;
         out[count++] = BASELINE_NAME;
+    }
     return count;
 }
 
@@ -87,6 +101,7 @@ int main(int argc, char **argv)
     size_t *picked = calloc(ndevices, sizeof *picked);
     report_entry *entries = calloc(ndevices, sizeof *entries);
     const char *algos[CLI_MAX_ALGOS + 16];
+    bool from_all[sizeof algos / sizeof algos[0]];
     size_t npicked = 0;
     if (!picked || !entries) {
         fprintf(stderr, "clgemm: out of host memory\n");
@@ -112,7 +127,8 @@ int main(int argc, char **argv)
     req.dtype = opt.dtype;
     req.progress = !opt.quiet;
     req.algos = algos;
-    req.nalgos = pick_algos(&opt, algos, sizeof algos / sizeof algos[0]);
+    req.nalgos = pick_algos(&opt, algos, from_all, sizeof algos / sizeof algos[0]);
+    req.listed_by_all = from_all;
     if (opt.size_given) {
         req.shape = opt.shape;
     } else {
@@ -156,7 +172,7 @@ int main(int argc, char **argv)
         session_close(s);
     }
     if (nentries)
-        report_print(stdout, opt.format, entries, nentries);
+        report_print(stdout, opt.format, entries, nentries, opt.show_unsupported);
     for (size_t i = 0; i < nentries; i++)
         run_result_free(&entries[i].result);
 done:

@@ -3,6 +3,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "clgemm_config.h"
 
 /* Numbers that do not exist (not run, not checked) print as "-" or null, never as 0. */
@@ -16,7 +18,24 @@ static void fmt_num(char *buf, size_t n, const char *fmt, double v)
         snprintf(buf, n, fmt, v);
 }
 
-static void print_table(FILE *out, const report_entry *r)
+/* A row that 'all' added and this device cannot run: the table names it in one line instead
+ * (a row named by the user, and the CLBlast row, whose reason is the build, always show). */
+static bool folded(const run_row *row, bool show_unsupported)
+{
+    return !show_unsupported && row->status == ROW_UNSUPPORTED && row->listed_by_all &&
+           !row->baseline;
+}
+
+/* Notes from the library start with the algorithm's name, which the line already shows. */
+static const char *note_text(const run_row *row)
+{
+    size_t n = strlen(row->name);
+    if (strncmp(row->note, row->name, n) == 0 && strncmp(row->note + n, ": ", 2) == 0)
+        return row->note + n + 2;
+    return row->note;
+}
+
+static void print_table(FILE *out, const report_entry *r, bool show_unsupported)
 {
     const clgemm_device_desc *d = r->dev;
     const run_result *res = &r->result;
@@ -33,9 +52,14 @@ static void print_table(FILE *out, const report_entry *r)
     fprintf(out, "check    %s\n\n", res->check_method);
     fprintf(out, "%-24s %11s %11s %11s %10s %10s %-7s %s\n", "algorithm", "median ms", "min ms",
             "GFLOP/s", "vs CLBlast", "error", "prec", "status");
+    size_t nfolded = 0;
     for (size_t i = 0; i < res->nrows; i++) {
         const run_row *row = &res->rows[i];
         char med[32], min[32], gf[32], ratio[32], err[32];
+        if (folded(row, show_unsupported)) {
+            nfolded++;
+            continue;
+        }
         bool timed = row->runs > 0;
         fmt_num(med, sizeof med, "%.3f", timed ? row->ms_median : NAN);
         fmt_num(min, sizeof min, "%.3f", timed ? row->ms_min : NAN);
@@ -46,17 +70,24 @@ static void print_table(FILE *out, const report_entry *r)
                 ratio, err, row->precision[0] ? row->precision : "-",
                 row_status_name(row->status));
     }
+    if (nfolded) {
+        fprintf(out, "\nskipped (unsupported on this device): ");
+        for (size_t i = 0, k = 0; i < res->nrows; i++)
+            if (folded(&res->rows[i], show_unsupported))
+                fprintf(out, "%s%s", k++ ? ", " : "", res->rows[i].name);
+        fprintf(out, " \u2014 --show-unsupported shows why\n");
+    }
     bool any_note = false;
     for (size_t i = 0; i < res->nrows; i++) {
         const run_row *row = &res->rows[i];
-        if (!row->note[0])
+        if (!row->note[0] || folded(row, show_unsupported))
             continue;
         if (!any_note)
             fprintf(out, "\n");
         any_note = true;
         fprintf(out, "%s: %s%s\n", row->name,
                 row->status == ROW_UNSUPPORTED ? "unsupported on this device: " : "",
-                row->note);
+                note_text(row));
     }
     for (size_t i = 0; i < res->nrows; i++)
         if (res->rows[i].status == ROW_FAIL) {
@@ -66,7 +97,8 @@ static void print_table(FILE *out, const report_entry *r)
         }
 }
 
-static void print_comparison(FILE *out, const report_entry *e, size_t n)
+/* Side by side, a row folded on every device is left out (each table has named it). */
+static void print_comparison(FILE *out, const report_entry *e, size_t n, bool show_unsupported)
 {
     fprintf(out, "GFLOP/s by device (%d x %d x %d)\n", e[0].result.shape.M,
             e[0].result.shape.N, e[0].result.shape.K);
@@ -75,6 +107,11 @@ static void print_comparison(FILE *out, const report_entry *e, size_t n)
         fprintf(out, " %14.14s", e[j].dev->name);
     fprintf(out, "\n");
     for (size_t i = 0; i < e[0].result.nrows; i++) {
+        bool everywhere = true;
+        for (size_t j = 0; j < n && everywhere; j++)
+            everywhere = i < e[j].result.nrows && folded(&e[j].result.rows[i], show_unsupported);
+        if (everywhere)
+            continue;
         fprintf(out, "%-24s", e[0].result.rows[i].name);
         for (size_t j = 0; j < n; j++) {
             const run_row *row = i < e[j].result.nrows ? &e[j].result.rows[i] : NULL;
@@ -153,87 +190,102 @@ static void print_csv(FILE *out, const report_entry *e, size_t n)
         }
 }
 
-static void json_string(FILE *out, const char *s)
+/* %.6g as the text, as the CSV has it: seventeen digits of a timing median are noise.  Numbers
+ * that do not exist (not run, not checked) and infinities are null: JSON has no NaN. */
+static json_object *json_number(double v)
 {
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
+    if (!isfinite(v))
+        return NULL;
+    char text[32];
+    snprintf(text, sizeof text, "%.6g", v);
+    return json_object_new_double_s(v, text);
 }
 
-static void json_num(FILE *out, const char *key, double v)
+static json_object *json_row(const run_row *row)
 {
-    fprintf(out, ", \"%s\": ", key);
-    if (isfinite(v))
-        fprintf(out, "%.6g", v);
-    else
-        fprintf(out, "null");
+    json_object *o = json_object_new_object();
+    if (!o)
+        return NULL;
+    bool timed = row->runs > 0;
+    json_object_object_add(o, "algorithm", json_object_new_string(row->name));
+    json_object_object_add(o, "status", json_object_new_string(row_status_name(row->status)));
+    json_object_object_add(o, "ms_median", json_number(timed ? row->ms_median : NAN));
+    json_object_object_add(o, "ms_min", json_number(timed ? row->ms_min : NAN));
+    json_object_object_add(o, "runs", json_object_new_int(row->runs));
+    json_object_object_add(o, "gflops", json_number(timed ? row->gflops : NAN));
+    json_object_object_add(o, "vs_clblast", json_number(row->vs_baseline));
+    json_object_object_add(o, "error", json_number(row->error));
+    json_object_object_add(o, "tolerance", json_number(row->tolerance));
+    json_object_object_add(o, "precision", json_object_new_string(row->precision));
+    json_object_object_add(o, "backend", json_object_new_string(row->backend));
+    json_object_object_add(o, "build_ms", json_number(row->build_ms));
+    if (row->from_cache >= 0)
+        json_object_object_add(o, "from_cache", json_object_new_boolean(row->from_cache));
+    json_object_object_add(o, "params", json_object_new_string(row->params));
+    json_object_object_add(o, "note", json_object_new_string(row->note));
+    return o;
+}
+
+static json_object *json_result(const report_entry *e)
+{
+    const clgemm_device_desc *d = e->dev;
+    const run_result *res = &e->result;
+    json_object *o = json_object_new_object();
+    json_object *rows = json_object_new_array();
+    if (!o || !rows) {
+        json_object_put(o);
+        json_object_put(rows);
+        return NULL;
+    }
+    json_object_object_add(o, "device", json_object_new_string(d->name));
+    json_object_object_add(o, "platform", json_object_new_string(d->platform_name));
+    json_object_object_add(o, "driver", json_object_new_string(d->driver));
+    json_object_object_add(o, "device_version", json_object_new_string(d->version));
+    json_object_object_add(o, "type", json_object_new_string(device_type_name(d->type)));
+    json_object_object_add(o, "M", json_object_new_int(res->shape.M));
+    json_object_object_add(o, "N", json_object_new_int(res->shape.N));
+    json_object_object_add(o, "K", json_object_new_int(res->shape.K));
+    json_object_object_add(o, "alpha", json_number(e->alpha));
+    json_object_object_add(o, "beta", json_number(e->beta));
+    json_object_object_add(o, "dtype", json_object_new_string(clgemm_dtype_name(res->dtype)));
+    /* "data" is the older name of "dtype", kept for readers of earlier results. */
+    json_object_object_add(o, "data",
+                           json_object_new_string(res->dtype == CLGEMM_F32
+                                                      ? "fp32"
+                                                      : clgemm_dtype_name(res->dtype)));
+    json_object_object_add(o, "check", json_object_new_string(res->check_method));
+    for (size_t i = 0; i < res->nrows; i++)
+        json_object_array_add(rows, json_row(&res->rows[i]));
+    json_object_object_add(o, "rows", rows);
+    return o;
 }
 
 static void print_json(FILE *out, const report_entry *e, size_t n)
 {
-    fprintf(out, "{\"clgemm_version\": \"%s\", \"results\": [", CLGEMM_VERSION);
-    for (size_t j = 0; j < n; j++) {
-        const clgemm_device_desc *d = e[j].dev;
-        const run_result *res = &e[j].result;
-        fprintf(out, "%s\n  {\"device\": ", j ? "," : "");
-        json_string(out, d->name);
-        fprintf(out, ", \"platform\": ");
-        json_string(out, d->platform_name);
-        fprintf(out, ", \"driver\": ");
-        json_string(out, d->driver);
-        fprintf(out, ", \"device_version\": ");
-        json_string(out, d->version);
-        fprintf(out, ", \"type\": \"%s\", \"M\": %d, \"N\": %d, \"K\": %d", device_type_name(d->type),
-                res->shape.M, res->shape.N, res->shape.K);
-        json_num(out, "alpha", e[j].alpha);
-        json_num(out, "beta", e[j].beta);
-        /* "data" is the older name of "dtype", kept for readers of earlier results. */
-        fprintf(out, ", \"dtype\": \"%s\", \"data\": \"%s\", \"check\": ",
-                clgemm_dtype_name(res->dtype),
-                res->dtype == CLGEMM_F32 ? "fp32" : clgemm_dtype_name(res->dtype));
-        json_string(out, res->check_method);
-        fprintf(out, ", \"rows\": [");
-        for (size_t i = 0; i < res->nrows; i++) {
-            const run_row *row = &res->rows[i];
-            bool timed = row->runs > 0;
-            fprintf(out, "%s\n    {\"algorithm\": ", i ? "," : "");
-            json_string(out, row->name);
-            fprintf(out, ", \"status\": ");
-            json_string(out, row_status_name(row->status));
-            json_num(out, "ms_median", timed ? row->ms_median : NAN);
-            json_num(out, "ms_min", timed ? row->ms_min : NAN);
-            fprintf(out, ", \"runs\": %d", row->runs);
-            json_num(out, "gflops", timed ? row->gflops : NAN);
-            json_num(out, "vs_clblast", row->vs_baseline);
-            json_num(out, "error", row->error);
-            json_num(out, "tolerance", row->tolerance);
-            fprintf(out, ", \"precision\": ");
-            json_string(out, row->precision);
-            fprintf(out, ", \"backend\": ");
-            json_string(out, row->backend);
-            json_num(out, "build_ms", row->build_ms);
-            if (row->from_cache >= 0)
-                fprintf(out, ", \"from_cache\": %s", row->from_cache ? "true" : "false");
-            fprintf(out, ", \"params\": ");
-            json_string(out, row->params);
-            fprintf(out, ", \"note\": ");
-            json_string(out, row->note);
-            fprintf(out, "}");
-        }
-        fprintf(out, "\n  ]}");
+    json_object *doc = json_object_new_object();
+    json_object *results = json_object_new_array();
+    const char *text = NULL;
+    if (doc && results) {
+        json_object_object_add(doc, "clgemm_version", json_object_new_string(CLGEMM_VERSION));
+        for (size_t j = 0; j < n; j++)
+            json_object_array_add(results, json_result(&e[j]));
+        json_object_object_add(doc, "results", results);
+        results = NULL;
+        /* Device names may hold '/'; "\/" is legal JSON but noise for people who grep. */
+        text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+                                                       JSON_C_TO_STRING_SPACED |
+                                                       JSON_C_TO_STRING_NOSLASHESCAPE);
     }
-    fprintf(out, "\n]}\n");
+    if (text)
+        fprintf(out, "%s\n", text);
+    else
+        fprintf(stderr, "clgemm: out of host memory for the JSON report\n");
+    json_object_put(results);
+    json_object_put(doc);
 }
 
-void report_print(FILE *out, output_format format, const report_entry *entries, size_t n)
+void report_print(FILE *out, output_format format, const report_entry *entries, size_t n,
+                  bool show_unsupported)
 {
     if (format == FORMAT_CSV) {
         print_csv(out, entries, n);
@@ -243,11 +295,11 @@ void report_print(FILE *out, output_format format, const report_entry *entries, 
         for (size_t j = 0; j < n; j++) {
             if (j)
                 fprintf(out, "\n");
-            print_table(out, &entries[j]);
+            print_table(out, &entries[j], show_unsupported);
         }
         if (n > 1) {
             fprintf(out, "\n");
-            print_comparison(out, entries, n);
+            print_comparison(out, entries, n, show_unsupported);
         }
     }
 }

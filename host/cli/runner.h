@@ -44,6 +44,7 @@ typedef struct run_row {
     char backend[32];        /* opencl, nvidia mma.sync, emulated mma.sync, clblast ... */
     int from_cache;          /* 1 cache hit, 0 compiled, -1 not applicable */
     bool bits16;             /* ran on the 16-bit copies of A and B (--dtype f16/bf16) */
+    bool listed_by_all;      /* put in the list by 'all' (or the default), not named */
 } run_row;
 
 typedef enum check_mode {
@@ -57,6 +58,7 @@ typedef struct run_request {
     float alpha, beta;
     const char *const *algos; /* names; BASELINE_NAME for CLBlast */
     size_t nalgos;
+    const bool *listed_by_all; /* per name: came from 'all', not named (NULL: all named) */
     int iters;          /* timed runs; 0 picks enough to cover min_seconds */
     int warmup;         /* untimed runs before */
     double min_seconds; /* for iters == 0 */

@@ -1,222 +1,126 @@
 #include "tuning.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "kernel_sources.h"
 
-/* A small JSON reader: enough to walk {"entries": [ {flat object}, ... ]} and to skip any
- * other value safely.  Every step checks the end of the text; nesting is bounded. */
-typedef struct reader {
-    const char *s, *end;
-    int depth;
-} reader;
-
-static void skip_ws(reader *r)
+/* Copies a JSON string member into a fixed field.  A value that is not a string, holds a NUL or
+ * does not fit makes the entry unusable: cutting a device name would never match, and cutting
+ * parameters would run different ones. */
+static bool take_string(const json_object *entry, const char *key, char *out, size_t size)
 {
-    while (r->s < r->end && isspace((unsigned char)*r->s))
-        r->s++;
-}
-
-static bool eat(reader *r, char c)
-{
-    skip_ws(r);
-    if (r->s < r->end && *r->s == c) {
-        r->s++;
-        return true;
-    }
-    return false;
-}
-
-/* Reads a string into out (cut to size; non-ASCII escapes become '?'). */
-static bool read_string(reader *r, char *out, size_t size)
-{
-    skip_ws(r);
-    if (r->s >= r->end || *r->s != '"')
+    json_object *v;
+    if (!json_object_object_get_ex(entry, key, &v) || !json_object_is_type(v, json_type_string))
         return false;
-    r->s++;
-    size_t n = 0;
-    while (r->s < r->end && *r->s != '"') {
-        char c = *r->s++;
-        if (c == '\\') {
-            if (r->s >= r->end)
-                return false;
-            char esc = *r->s++;
-            switch (esc) {
-            case 'n': c = '\n'; break;
-            case 't': c = '\t'; break;
-            case 'r': c = '\r'; break;
-            case 'b': c = '\b'; break;
-            case 'f': c = '\f'; break;
-            case 'u':
-                if (r->end - r->s < 4)
-                    return false;
-                r->s += 4;
-                c = '?';
-                break;
-            default: c = esc; break;
-            }
-        }
-        if (n + 1 < size)
-            out[n++] = c;
-    }
-    if (r->s >= r->end)
+    const char *text = json_object_get_string(v);
+    size_t len = (size_t)json_object_get_string_len(v);
+    if (len >= size || strlen(text) != len)
         return false;
-    r->s++;
-    if (size)
-        out[n] = '\0';
+    memcpy(out, text, len + 1);
     return true;
 }
 
-static bool read_number(reader *r, double *v)
+/* M, N, K: a whole number in 1..2^31-1, written as an integer or as a double without fraction
+ * (some writers print 1024.0). */
+static bool take_size(const json_object *entry, const char *key, long *out)
 {
-    skip_ws(r);
-    char buf[64];
-    size_t n = 0;
-    while (r->s < r->end && n + 1 < sizeof buf && strchr("+-0123456789.eE", *r->s))
-        buf[n++] = *r->s++;
-    buf[n] = '\0';
-    char *end;
-    *v = strtod(buf, &end);
-    return n > 0 && *end == '\0';
-}
-
-static bool skip_value(reader *r);
-
-static bool skip_container(reader *r, char open, char close)
-{
-    if (!eat(r, open) || ++r->depth > 32)
+    json_object *v;
+    if (!json_object_object_get_ex(entry, key, &v))
         return false;
-    if (eat(r, close)) {
-        r->depth--;
-        return true;
-    }
-    do {
-        char key[8];
-        if (open == '{' && (!read_string(r, key, sizeof key) || !eat(r, ':')))
-            return false;
-        if (!skip_value(r))
-            return false;
-    } while (eat(r, ','));
-    r->depth--;
-    return eat(r, close);
-}
-
-static bool skip_value(reader *r)
-{
-    skip_ws(r);
-    if (r->s >= r->end)
+    double d;
+    if (json_object_is_type(v, json_type_int))
+        d = (double)json_object_get_int64(v);
+    else if (json_object_is_type(v, json_type_double))
+        d = json_object_get_double(v);
+    else
         return false;
-    char c = *r->s;
-    if (c == '{')
-        return skip_container(r, '{', '}');
-    if (c == '[')
-        return skip_container(r, '[', ']');
-    if (c == '"') {
-        char tmp[1];
-        return read_string(r, tmp, 0);
-    }
-    for (const char *word = "true\0false\0null\0"; *word; word += strlen(word) + 1) {
-        size_t n = strlen(word);
-        if ((size_t)(r->end - r->s) >= n && strncmp(r->s, word, n) == 0) {
-            r->s += n;
-            return true;
-        }
-    }
-    double v;
-    return read_number(r, &v);
+    if (!(d >= 1 && d <= 2147483647.0) || d != floor(d))
+        return false;
+    *out = (long)d;
+    return true;
 }
 
-static bool read_entry(reader *r, tuning_entry *t)
+/* An entry is taken only when every field a lookup needs is there and sensible. */
+static bool read_entry(const json_object *entry, tuning_entry *t)
 {
     memset(t, 0, sizeof *t);
-    t->gflops = NAN;
-    if (!eat(r, '{'))
+    if (!json_object_is_type(entry, json_type_object) ||
+        !take_string(entry, "device", t->device, sizeof t->device) || !t->device[0] ||
+        !take_string(entry, "algorithm", t->algorithm, sizeof t->algorithm) ||
+        !t->algorithm[0] || !take_string(entry, "params", t->params, sizeof t->params) ||
+        !t->params[0] || !take_size(entry, "M", &t->M) || !take_size(entry, "N", &t->N) ||
+        !take_size(entry, "K", &t->K))
         return false;
-    if (eat(r, '}'))
-        return true;
-    do {
-        char key[32];
-        if (!read_string(r, key, sizeof key) || !eat(r, ':'))
-            return false;
-        char *field = strcmp(key, "device") == 0      ? t->device
-                      : strcmp(key, "driver") == 0    ? t->driver
-                      : strcmp(key, "algorithm") == 0 ? t->algorithm
-                      : strcmp(key, "params") == 0    ? t->params
-                                                      : NULL;
-        size_t size = field == t->device ? sizeof t->device
-                      : field == t->driver ? sizeof t->driver
-                      : field == t->algorithm ? sizeof t->algorithm
-                                              : sizeof t->params;
-        double v;
-        if (field) {
-            if (!read_string(r, field, size))
-                return false;
-        } else if (strcmp(key, "M") == 0 || strcmp(key, "N") == 0 || strcmp(key, "K") == 0 ||
-                   strcmp(key, "gflops") == 0) {
-            if (!read_number(r, &v))
-                return false;
-            if (key[0] == 'g')
-                t->gflops = v;
-            else if (v >= 1 && v <= 2147483647.0)
-                *(key[0] == 'M' ? &t->M : key[0] == 'N' ? &t->N : &t->K) = (long)v;
-        } else if (!skip_value(r)) {
-            return false;
-        }
-    } while (eat(r, ','));
-    return eat(r, '}');
+    /* The driver is optional (older files): it only breaks ties between devices' entries. */
+    json_object *v;
+    if (json_object_object_get_ex(entry, "driver", &v) &&
+        !take_string(entry, "driver", t->driver, sizeof t->driver))
+        return false;
+    if (!json_object_object_get_ex(entry, "gflops", &v) ||
+        !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
+        return false;
+    t->gflops = json_object_get_double(v);
+    return t->gflops > 0 && isfinite(t->gflops);
+}
+
+/* The text must be one JSON object (json-c's own nesting limit bounds the work) with
+ * "format": "clgemm-tuning-1"; anything after it other than white space makes it malformed. */
+static json_object *parse_document(const char *text, size_t len)
+{
+    if (len > INT_MAX)
+        return NULL;
+    json_tokener *tok = json_tokener_new();
+    if (!tok)
+        return NULL;
+    json_object *doc = json_tokener_parse_ex(tok, text, (int)len);
+    size_t end = doc ? json_tokener_get_parse_end(tok) : len;
+    json_tokener_free(tok);
+    while (end < len && isspace((unsigned char)text[end]))
+        end++;
+    json_object *format;
+    if (!doc || end != len || !json_object_is_type(doc, json_type_object) ||
+        !json_object_object_get_ex(doc, "format", &format) ||
+        !json_object_is_type(format, json_type_string) ||
+        strcmp(json_object_get_string(format), "clgemm-tuning-1") != 0) {
+        json_object_put(doc);
+        return NULL;
+    }
+    return doc;
 }
 
 int tuning_parse(tuning_db *db, const char *text, size_t len, int source)
 {
-    reader r = { text, text + len, 0 };
-    if (!eat(&r, '{'))
+    json_object *doc = parse_document(text, len);
+    if (!doc)
         return -1;
+    json_object *entries;
     int taken = 0;
-    bool is_tuning = false;
-    if (eat(&r, '}'))
-        return -1;
-    do {
-        char key[32];
-        if (!read_string(&r, key, sizeof key) || !eat(&r, ':'))
-            return is_tuning ? taken : -1;
-        if (strcmp(key, "format") == 0) {
-            char fmt[32];
-            if (!read_string(&r, fmt, sizeof fmt))
-                return -1;
-            is_tuning = is_tuning || strcmp(fmt, "clgemm-tuning-1") == 0;
-        } else if (strcmp(key, "entries") == 0) {
-            if (!eat(&r, '['))
-                return -1;
-            if (!eat(&r, ']')) {
-                do {
-                    tuning_entry t;
-                    if (!read_entry(&r, &t))
-                        return is_tuning ? taken : -1;
-                    /* Only complete entries count. */
-                    if (!t.device[0] || !t.algorithm[0] || !t.params[0] || !t.M || !t.N ||
-                        !t.K || !(t.gflops > 0))
-                        continue;
-                    tuning_entry *grown = realloc(db->items, (db->count + 1) * sizeof *grown);
-                    if (!grown)
-                        return taken;
-                    db->items = grown;
-                    t.source = source;
-                    db->items[db->count++] = t;
-                    taken++;
-                } while (eat(&r, ','));
-                if (!eat(&r, ']'))
-                    return is_tuning ? taken : -1;
+    if (json_object_object_get_ex(doc, "entries", &entries) &&
+        json_object_is_type(entries, json_type_array)) {
+        size_t n = json_object_array_length(entries);
+        tuning_entry *grown = n ? realloc(db->items, (db->count + n) * sizeof *grown) : NULL;
+        if (grown) {
+            db->items = grown;
+            for (size_t i = 0; i < n && taken < INT_MAX; i++) {
+                tuning_entry t;
+                if (!read_entry(json_object_array_get_idx(entries, i), &t))
+                    continue;
+                t.source = source;
+                db->items[db->count++] = t;
+                taken++;
             }
-        } else if (!skip_value(&r)) {
-            return is_tuning ? taken : -1;
         }
-    } while (eat(&r, ','));
-    return is_tuning ? taken : -1;
+    }
+    json_object_put(doc);
+    return taken;
 }
 
 void tuning_free(tuning_db *db)
@@ -240,7 +144,10 @@ static void load_file(const char *path)
         fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)size)) &&
         fread(text, 1, (size_t)size, f) == (size_t)size) {
         if (tuning_parse(&global, text, (size_t)size, 0) < 0)
-            fprintf(stderr, "clgemm: warning: %s is not a clgemm tuning file; ignored\n", path);
+            fprintf(stderr,
+                    "clgemm: warning: %s is not a clgemm tuning file (or not valid JSON); "
+                    "ignored\n",
+                    path);
     }
     free(text);
     fclose(f);

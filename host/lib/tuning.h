@@ -25,8 +25,9 @@ typedef struct tuning_db {
     size_t count;
 } tuning_db;
 
-/* Pure: appends the entries of one JSON text (malformed text or entries are skipped, never
- * fatal; returns the number of entries taken, or -1 when the text is not a tuning file). */
+/* Pure: appends the entries of one JSON text.  An entry that lacks a field or holds a malformed
+ * one is skipped, never fatal; returns the number of entries taken, or -1 when the text is not a
+ * tuning file (not one JSON object, or without "format": "clgemm-tuning-1"), taking none. */
 int tuning_parse(tuning_db *db, const char *text, size_t len, int source);
 void tuning_free(tuning_db *db);
 

@@ -1,0 +1,154 @@
+#include "timing.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "baseline_clblast.h"
+#include "session.h"
+
+/* Bounds of the automatic number of timed runs (req->iters == 0). */
+#define AUTO_MIN_RUNS 3
+#define AUTO_MAX_RUNS 200
+
+/* The bracket: for ours the first command's start (a packing pre-pass where the algorithm has
+ * one) and the kernel's end; for CLBlast, which may enqueue several kernels and returns the
+ * event of the last one, a marker enqueued just before it opens the bracket. */
+int timing_enqueue(session *s, const run_request *req, const workspace *w, const run_row *row,
+                   cl_event *first, cl_event *last, errbuf *e)
+{
+    if (row->baseline) {
+        if (first)
+            CL_TRY(e, clEnqueueMarkerWithWaitList(s->queue, 0, NULL, first));
+        return baseline_clblast_enqueue(s->queue, req->shape, req->alpha, w->oA, w->oB,
+                                        req->beta, w->oC, last, e);
+    }
+    const gemm_shape *sh = &req->shape;
+    clgemm_status st =
+        row->bits16
+            ? clgemm_gemm_16bit(s->ctx, row->variant, req->dtype, (size_t)sh->M, (size_t)sh->N,
+                                (size_t)sh->K, req->alpha, w->oA16.buf, (size_t)w->oA16.off,
+                                (size_t)w->oA16.ld, w->oB16.buf, (size_t)w->oB16.off,
+                                (size_t)w->oB16.ld, req->beta, w->oC.buf, (size_t)w->oC.off,
+                                (size_t)w->oC.ld, NULL, last)
+            : clgemm_sgemm_events(s->ctx, row->variant, (size_t)sh->M, (size_t)sh->N,
+                                  (size_t)sh->K, req->alpha, w->oA.buf, (size_t)w->oA.off,
+                                  (size_t)w->oA.ld, w->oB.buf, (size_t)w->oB.off,
+                                  (size_t)w->oB.ld, req->beta, w->oC.buf, (size_t)w->oC.off,
+                                  (size_t)w->oC.ld, NULL, last ? first : NULL, last);
+    if (st != CLGEMM_SUCCESS) {
+        err_set(e, "%s", clgemm_last_error());
+        return -1;
+    }
+    if (row->bits16 && first && last) {
+        *first = *last;
+        clRetainEvent(*first);
+    }
+    return 0;
+fail:
+    return -1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double event_ns(cl_event ev, cl_profiling_info what, bool *ok)
+{
+    cl_ulong t = 0;
+    if (clGetEventProfilingInfo(ev, what, sizeof t, &t, NULL) != CL_SUCCESS)
+        *ok = false;
+    return (double)t;
+}
+
+/* Enqueues `count` timed runs back to back, then reads their device times (ms). */
+static int timed_batch(session *s, const run_request *req, const workspace *w,
+                       const run_row *row, int count, double *ms, errbuf *e)
+{
+    cl_event *firsts = calloc((size_t)count, sizeof(cl_event));
+    cl_event *lasts = calloc((size_t)count, sizeof(cl_event));
+    int rc = -1;
+    if (!firsts || !lasts) {
+        err_set(e, "out of host memory");
+        goto done;
+    }
+    for (int i = 0; i < count; i++)
+        if (timing_enqueue(s, req, w, row, &firsts[i], &lasts[i], e) != 0)
+            goto done;
+    CL_TRY(e, clFinish(s->queue));
+    /* For taking a time apart only (bench/, never a reported figure): the GEMM kernel alone,
+     * without the pre-pass that some algorithms enqueue before it. */
+    const bool last_only = getenv("CLGEMM_TIME_LAST_KERNEL_ONLY") != NULL;
+    for (int i = 0; i < count; i++) {
+        bool ok = true;
+        double end = event_ns(lasts[i], CL_PROFILING_COMMAND_END, &ok);
+        double start = event_ns(last_only ? lasts[i] : firsts[i], CL_PROFILING_COMMAND_START, &ok);
+        if (!ok) { /* a marker without timestamps: fall back to the last kernel alone */
+            ok = true;
+            start = event_ns(lasts[i], CL_PROFILING_COMMAND_START, &ok);
+        }
+        if (!ok) {
+            err_set(e, "clGetEventProfilingInfo failed: the queue gives no timestamps");
+            goto done;
+        }
+        ms[i] = (end - start) * 1e-6;
+    }
+    rc = 0;
+fail:
+done:
+    for (int i = 0; firsts && lasts && i < count; i++) {
+        if (firsts[i])
+            clReleaseEvent(firsts[i]);
+        if (lasts[i])
+            clReleaseEvent(lasts[i]);
+    }
+    free(firsts);
+    free(lasts);
+    return rc;
+}
+
+int timing_measure(session *s, const run_request *req, const workspace *w, run_row *row,
+                   errbuf *e)
+{
+    for (int i = 0; i < req->warmup; i++)
+        if (timing_enqueue(s, req, w, row, NULL, NULL, e) != 0)
+            return -1;
+    CL_TRY(e, clFinish(s->queue));
+
+    int cap = req->iters > 0 ? req->iters : AUTO_MAX_RUNS;
+    double *ms = calloc((size_t)cap, sizeof(double));
+    if (!ms) {
+        err_set(e, "out of host memory");
+        return -1;
+    }
+    int runs = 0;
+    int batch = req->iters > 0 ? req->iters : AUTO_MIN_RUNS;
+    double total = 0.0;
+    while (batch > 0) {
+        if (timed_batch(s, req, w, row, batch, ms + runs, e) != 0) {
+            free(ms);
+            return -1;
+        }
+        for (int i = runs; i < runs + batch; i++)
+            total += ms[i];
+        runs += batch;
+        batch = 0;
+        if (req->iters == 0 && total < req->min_seconds * 1e3 && runs < cap) {
+            double per = total / runs;
+            double more = per > 0 ? (req->min_seconds * 1e3 - total) / per : cap;
+            batch = (int)fmin(ceil(more), (double)(cap - runs));
+        }
+    }
+    qsort(ms, (size_t)runs, sizeof(double), cmp_double);
+    row->runs = runs;
+    row->ms_min = ms[0];
+    row->ms_median = runs % 2 ? ms[runs / 2] : 0.5 * (ms[runs / 2 - 1] + ms[runs / 2]);
+    row->gflops = 2.0 * req->shape.M * (double)req->shape.N * req->shape.K /
+                  (row->ms_median * 1e-3) / 1e9;
+    free(ms);
+    return 0;
+fail:
+    return -1;
+}
