@@ -192,7 +192,7 @@ expect(UNSUPPORTED and 'tensor_core' in UNSUPPORTED, 'PoCL cannot run tensor_cor
 skipped = [l for l in out.splitlines() if l.startswith('skipped')]
 expect(rc == 0 and 'driver' in out and '50 x 20 x 30' in out and
        table_rows(out) == runnable and 'FAIL' not in out and
-       skipped == ['skipped (unsupported on this device): %s \u2014 --show-unsupported shows why'
+       skipped == ['skipped (not for this device or this data): %s \u2014 --show-unsupported shows why'
                    % ', '.join(UNSUPPORTED)] and 'matrix hardware' not in out,
        'table: rows for what runs, one line names the unsupported', out + err)
 expect('clgemm: [' in err, 'progress lines on stderr', err)
@@ -208,7 +208,7 @@ expect(rc == 0 and table_rows(out) == ALGOS and 'skipped' not in out and
        all(('%s: unsupported on this device: ' % a) in out for a in UNSUPPORTED) and
        'matrix hardware' in out, '--algo all --show-unsupported: every row and why', out + err)
 rc, out, err = run('--device', 'pocl', '--algo', 'all', '--size', '24', '--iters', '1', '--quiet')
-expect(rc == 0 and table_rows(out) == runnable and 'skipped (unsupported' in out,
+expect(rc == 0 and table_rows(out) == runnable and 'skipped (not for this device' in out,
        '--algo all alone folds the unsupported rows like the default', out + err)
 # An algorithm asked for by name keeps its row and its reason; JSON keeps every row.
 rc, out, err = run('--device', 'pocl', '--algo', 'tensor_core', '--algo', 'naive', '--size', '24',

@@ -212,6 +212,23 @@ static void refused(const char *arg, errbuf *e)
     err_set(e, "unknown option '%s' (see --help)", arg);
 }
 
+/* Names earlier versions had, and where their kernels went (one step, one name). */
+static const char *renamed(const char *name)
+{
+    static const struct {
+        const char *old, *now;
+    } table[] = {
+        { "wgmma_tma_packed", "its kernel is wgmma_tma on fp32 data" },
+        { "wgmma_tma_packed_tf32x3", "its kernel is tensor_core_tf32x3 on Hopper "
+                                     "(wgmma_tma:SPLIT=1)" },
+        { "wgmma_tma_tf32x3", "the register-fed form left; tensor_core_tf32x3 runs the packed one" },
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(name, table[i].old) == 0)
+            return table[i].now;
+    return NULL;
+}
+
 static int add_algo(cli_options *o, const char *name, errbuf *e)
 {
     if (o->nalgos == CLI_MAX_ALGOS) {
@@ -240,7 +257,18 @@ static int take_option(cli_options *o, int opt, const char *v, errbuf *e)
         bool special = !v[len] && (strcmp(v, "all") == 0 || strcmp(v, "list") == 0 ||
                                    strcmp(v, BASELINE_NAME) == 0 || strcmp(v, AUTO_NAME) == 0);
         if (!special && (len >= sizeof name || !clgemm_find_algorithm(name))) {
-            err_set(e, "unknown algorithm '%s' (see --algo list)", v);
+            const char *now = renamed(name);
+            if (now)
+                err_set(e, "unknown algorithm '%s': %s (see --algo list)", v, now);
+            else
+                err_set(e, "unknown algorithm '%s' (see --algo list)", v);
+            return -1;
+        }
+        /* Parameters are checked now, before any device work: an unknown key is an error,
+         * never ignored. */
+        if (!special && v[len] && clgemm_check_algorithm(v) != CLGEMM_SUCCESS) {
+            const char *why = strstr(clgemm_last_error(), ": ");
+            err_set(e, "bad --algo '%s': %s", v, why ? why + 2 : clgemm_last_error());
             return -1;
         }
         return add_algo(o, v, e);

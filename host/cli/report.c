@@ -71,7 +71,7 @@ static void print_table(FILE *out, const report_entry *r, bool show_unsupported)
                 row_status_name(row->status));
     }
     if (nfolded) {
-        fprintf(out, "\nskipped (unsupported on this device): ");
+        fprintf(out, "\nskipped (not for this device or this data): ");
         for (size_t i = 0, k = 0; i < res->nrows; i++)
             if (folded(&res->rows[i], show_unsupported))
                 fprintf(out, "%s%s", k++ ? ", " : "", res->rows[i].name);

@@ -138,11 +138,15 @@ static void run_one(session *s, const run_request *req, workspace *w,
          * the others (and auto) run on the rounded values as fp32. */
         row->bits16 = req->dtype != CLGEMM_F32 && !automatic &&
                       clgemm_algorithm_has_dtype(row->name, req->dtype);
-        if (row->bits16)
-            snprintf(row->variant, sizeof row->variant, "%s", row->name);
-        else
-            clgemm_resolve(s->ctx, automatic ? NULL : row->name, (size_t)sh->M, (size_t)sh->N,
-                           (size_t)sh->K, row->variant, sizeof row->variant);
+        /* What the library will run on exactly these operands; where that fails, the name
+         * itself, so that prepare below reports why. */
+        if (row->bits16 ||
+            clgemm_resolve_operands(s->ctx, automatic ? NULL : row->name, CLGEMM_F32,
+                                    (size_t)sh->M, (size_t)sh->N, (size_t)sh->K,
+                                    (size_t)w->oA.off, (size_t)w->oA.ld, (size_t)w->oB.off,
+                                    (size_t)w->oB.ld, (size_t)w->oC.off, (size_t)w->oC.ld,
+                                    row->variant, sizeof row->variant) != CLGEMM_SUCCESS)
+            snprintf(row->variant, sizeof row->variant, "%s", automatic ? "" : row->name);
         if (automatic)
             snprintf(row->note, sizeof row->note, "auto chose %s", row->variant);
         clgemm_build_info info;
