@@ -1,12 +1,20 @@
 /* Every algorithm of the registry (CLBlast included) against a full double-precision
- * reference at awkward sizes, on one device (PoCL in CI), each size twice:
+ * reference, on one device (PoCL in CI; the matrix units through their emulations), each
+ * case twice:
  *   - tight buffers: leading dimension = columns (rounded up to the algorithm's vector
  *     width), a nonzero offset into each buffer, alpha = -1.5 and beta = 0.5;
  *   - padded buffers (rows to 32 floats, NaN in the padding), alpha = 1, beta = 0 with C
  *     full of NaN, so reading C or past a row's end shows up as a failure.
- * Then tensor_core and wgmma with --dtype f16 and bf16 (16-bit buffers) at sizes of their own.
- * usage: test_correctness [ALGO...]   (default: all; device from $CLGEMM_TEST_DEVICE,
- * else "pocl") */
+ * Every element type an algorithm takes is run (16-bit data on 16-bit buffers; the row must
+ * say it ran the 16-bit kernel, so an fp32 fallback cannot pass for it).
+ *
+ * usage: test_correctness MODE [ALGO...]   (default: all; device from $CLGEMM_TEST_DEVICE,
+ *        else "pocl")
+ *   quick   a handful of awkward sizes (the default `meson test`)
+ *   full    many sizes and, for the matrix-unit steps, tile shapes beyond the defaults
+ *   ksweep  the matrix-unit names at tiny K (1, 2, 3, 5, 8, 9) with at least 4096 entries of
+ *           C: one product dominates an entry, so the worst single product's rounding is
+ *           seen, which an error bound that assumes the wrong rounding fails */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,14 +22,104 @@
 #include "clgemm.h"
 #include "runner.h"
 
-static const gemm_shape sizes[] = {
+static const gemm_shape quick_sizes[] = { { 1, 1, 1 }, { 33, 17, 65 }, { 127, 129, 31 } };
+static const gemm_shape full_sizes[] = {
     { 1, 1, 1 },       { 2, 2, 2 },       { 7, 7, 7 },       { 16, 16, 16 },
     { 33, 33, 33 },    { 64, 64, 64 },    { 65, 65, 65 },    { 127, 129, 31 },
     { 256, 256, 256 }, { 300, 200, 100 }, { 1000, 17, 513 },
 };
+static const gemm_shape sizes16[] = {
+    { 1, 1, 1 }, { 37, 45, 29 }, { 129, 67, 41 }, { 64, 64, 64 }, { 200, 136, 100 },
+};
+static const gemm_shape ksweep_sizes[] = {
+    { 96, 96, 1 }, { 64, 64, 2 }, { 65, 64, 3 }, { 3, 4097, 5 }, { 64, 65, 8 }, { 70, 60, 9 },
+};
+
+/* Tile shapes beyond the defaults (full mode), run when their algorithm is asked for, for
+ * the element types each was written for (bit 0 fp32, bits 1-2 f16 and bf16). */
+#define F32_ONLY 1u
+#define BITS16_ONLY 6u
+static const struct {
+    const char *spec;
+    unsigned dtypes;
+} extra_variants[] = {
+    /* step 8: another warp grid with a K slice longer than most K here; ldmatrix */
+    { "mma:BM=64,BN=64,BK=64,WM=32,WN=32,TM=8,TN=4", F32_ONLY | BITS16_ONLY },
+    { "mma:LDMATRIX=1", F32_ONLY },
+    /* step 9: a 64-row tile with four stages and one wgmma left in flight */
+    { "wgmma:BM=64,BN=128,WGN=128,BK=32,STAGES=4,WAIT=1", BITS16_ONLY },
+    /* step 10, 16-bit: one consumer on 64 x 256 at BK 16, two on 128 x 128, three B panels
+     * and three wgmmas per k step at BK 32, BK 64 (128-byte swizzle) in bands of 3 */
+    { "wgmma_tma:BM=64,BN=256,BK=16,STAGES=4,INFLIGHT=1,GM=16", BITS16_ONLY },
+    { "wgmma_tma:BM=128,BN=128,WGN=128,BK=16,STAGES=4,GM=8", BITS16_ONLY },
+    { "wgmma_tma:BM=64,BN=192,WGN=64,BK=32,STAGES=2", BITS16_ONLY },
+    { "wgmma_tma:BM=64,BN=64,WGN=64,BK=64,STAGES=2,GM=3", BITS16_ONLY },
+    /* step 10, TF32: A truncated with wgmmas of N = 64 in bands of 3, BK 32 on 64 x 64;
+     * tf32x3 with chains of 1 and 3 slices */
+    { "wgmma_tma:PACKA=0,WGN=64,GM=3", F32_ONLY },
+    { "wgmma_tma:BM=64,BN=64,WGN=64,BK=32,STAGES=2", F32_ONLY },
+    { "wgmma_tma:SPLIT=1,BM=64,BN=128,WGN=64,BK=16,STAGES=3,GM=3,PROMOTE=3", F32_ONLY },
+    { "wgmma_tma:SPLIT=1,BK=8,PROMOTE=1", F32_ONLY },
+};
+
+typedef enum { QUICK, FULL, KSWEEP } mode;
+
+static int cases, failed;
+
+static void run_case(session *s, const char *algo, clgemm_dtype dtype, gemm_shape shape,
+                     bool tight, int ld_multiple, unsigned seed)
+{
+    run_request req = run_request_defaults();
+    req.shape = shape;
+    req.algos = &algo;
+    req.nalgos = 1;
+    req.iters = 1;
+    req.warmup = 0;
+    req.check = CHECK_FULL;
+    req.seed = seed;
+    req.dtype = dtype;
+    req.ld_multiple = tight ? ld_multiple : 32;
+    req.offset = tight ? (ld_multiple > 1 ? ld_multiple : 3) : 0;
+    req.alpha = tight ? -1.5f : 1.0f;
+    req.beta = tight ? 0.5f : 0.0f;
+    run_result res;
+    errbuf e = { "" };
+    cases++;
+    if (session_run(s, &req, &res, &e) != 0) {
+        printf("FAIL %s %s: %s\n", algo, clgemm_dtype_name(dtype), e.msg);
+        failed++;
+        return;
+    }
+    const run_row *row = &res.rows[0];
+    bool ok = row->status == ROW_OK;
+    if (dtype != CLGEMM_F32) /* must have run the 16-bit kernel at that precision */
+        ok = ok && row->bits16 && strcmp(row->precision, clgemm_dtype_name(dtype)) == 0;
+    failed += !ok;
+    printf("%s %-34.34s %-4s %4dx%4dx%4d %s error %.2e (tolerance %.2e, %s) %s %s\n",
+           ok ? "ok  " : "FAIL", algo, clgemm_dtype_name(dtype), shape.M, shape.N, shape.K,
+           tight ? "tight ld, offset, beta=0.5" : "padded, beta=0  ", row->error,
+           row->tolerance, row->precision, ok ? "" : row_status_name(row->status), row->note);
+    if (row->build_log)
+        printf("%s\n", row->build_log);
+    run_result_free(&res);
+}
+
+static bool is_matrix_unit(const char *name)
+{
+    const clgemm_algorithm_desc *d = clgemm_find_algorithm(name);
+    return d && strcmp(d->precision, "fp32") != 0;
+}
 
 int main(int argc, char **argv)
 {
+    mode m = argc > 1 && strcmp(argv[1], "full") == 0     ? FULL
+             : argc > 1 && strcmp(argv[1], "ksweep") == 0 ? KSWEEP
+             : argc > 1 && strcmp(argv[1], "quick") == 0  ? QUICK
+                                                          : (mode)-1;
+    if ((int)m < 0) {
+        fprintf(stderr, "usage: test_correctness quick|full|ksweep [ALGO...]\n");
+        return 2;
+    }
     const char *spec = getenv("CLGEMM_TEST_DEVICE");
     if (!spec || !*spec)
         spec = "pocl";
@@ -32,8 +130,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "test_correctness: %s\n", clgemm_last_error());
         return 1;
     }
-    const clgemm_device_desc *dev = &devices[picked[0]];
-    printf("device: %s (%s)\n", dev->name, dev->platform_name);
+    printf("device: %s (%s)\n", devices[picked[0]].name, devices[picked[0]].platform_name);
 
     /* Every algorithm of the library plus the baseline, or those named. */
     const char *algos[64];
@@ -41,15 +138,37 @@ int main(int argc, char **argv)
     for (size_t i = 0; i <= clgemm_algorithm_count(); i++) {
         const char *name = i < clgemm_algorithm_count() ? clgemm_algorithm(i)->name
                                                         : BASELINE_NAME;
-        bool wanted = argc < 2;
-        for (int a = 1; a < argc; a++)
+        bool wanted = argc < 3;
+        for (int a = 2; a < argc; a++)
             wanted = wanted || strcmp(argv[a], name) == 0;
-        if (wanted)
+        if (wanted && (m != KSWEEP || is_matrix_unit(name)))
             algos[nalgos++] = name;
     }
-    if (nalgos == 0 || (argc > 1 && nalgos != (size_t)(argc - 1))) {
-        fprintf(stderr, "test_correctness: unknown algorithm among the arguments\n");
-        return 1;
+    if (argc > 2 && nalgos != (size_t)(argc - 2)) {
+        fprintf(stderr, "test_correctness: unknown (or, for ksweep, not matrix-unit) "
+                        "algorithm among the arguments\n");
+        return 2;
+    }
+    unsigned only[64]; /* element types per entry of algos */
+    for (size_t a = 0; a < 64; a++)
+        only[a] = 7u;
+    /* ksweep also runs step 10's truncating TF32 form, which has a bound of its own */
+    for (size_t a = 0; m == KSWEEP && a < nalgos; a++)
+        if (strcmp(algos[a], "wgmma_tma") == 0 && nalgos < 64) {
+            only[nalgos] = F32_ONLY;
+            algos[nalgos++] = "wgmma_tma:PACKA=0";
+            break;
+        }
+    for (size_t v = 0; m == FULL && v < sizeof extra_variants / sizeof extra_variants[0]; v++) {
+        size_t base = strcspn(extra_variants[v].spec, ":");
+        bool wanted = false;
+        for (size_t a = 0; a < nalgos; a++)
+            wanted = wanted || (strlen(algos[a]) == base &&
+                                strncmp(algos[a], extra_variants[v].spec, base) == 0);
+        if (wanted && nalgos < 64) {
+            only[nalgos] = extra_variants[v].dtypes;
+            algos[nalgos++] = extra_variants[v].spec;
+        }
     }
 
     errbuf e = { "" };
@@ -58,151 +177,32 @@ int main(int argc, char **argv)
         fprintf(stderr, "test_correctness: %s\n", e.msg);
         return 1;
     }
-    /* Tile shapes beyond the registry defaults, run when their algorithm is asked for:
-     * wgmma_tma's TF32 kernel with two consumers and BK 16 (A swizzled at 64 bytes) in bands
-     * of 3, and BK 32 (128 bytes) on 64 x 64; wgmma_tma_tf32x3 likewise. */
-    static const char *const variants32[] = {
-        "wgmma_tma:BM=128,BN=128,BK=16,STAGES=2,THREADS=288,GM=3,INFLIGHT=1",
-        "wgmma_tma:BM=64,BN=64,BK=32,STAGES=2,THREADS=160,INFLIGHT=1",
-        /* tf32x3 on two consumers (both split A's box, then meet), chains of one 16-deep
-         * slice, and three slices in flight; TF32 with A rounded in local memory, the
-         * 128 x 64 tile with one slice in flight, and three consumers. */
-        "wgmma_tma_tf32x3:BM=64,BN=128,BK=8,STAGES=5,THREADS=288,GM=3",
-        "wgmma_tma_tf32x3:BK=16,STAGES=2,PROMOTE=1",
-        "wgmma_tma_tf32x3:STAGES=4,INFLIGHT=3,PROMOTE=3",
-        "wgmma_tma:ROUNDA=1,INFLIGHT=0,STAGES=3,GM=5",
-        "wgmma_tma:BM=128,BN=64,BK=16,STAGES=3,INFLIGHT=1,THREADS=160",
-        "wgmma_tma:BM=64,BN=192,BK=8,STAGES=4,THREADS=416",
-        /* the packed TF32 kernel: A rounded too, two consumers on 128 x 128 with wgmmas of
-         * N = 64 in bands of 3 (64-byte swizzle), and BK 32 (128-byte) on 64 x 64 */
-        "wgmma_tma_packed:PACKA=1,WGN=64,GM=3",
-        "wgmma_tma_packed:BM=64,BN=64,WGN=64,BK=32,STAGES=2,THREADS=160",
-        /* tf32x3 through the packed halves: chains of 1 and 3 slices */
-        "wgmma_tma_packed:SPLIT=1,BM=64,BN=128,WGN=64,BK=16,STAGES=3,THREADS=160,GM=3,PROMOTE=3",
-        "wgmma_tma_packed:SPLIT=1,BK=8,PROMOTE=1",
-    };
-    for (size_t v = 0; v < sizeof variants32 / sizeof variants32[0] && nalgos < 64; v++) {
-        size_t base = strcspn(variants32[v], ":");
-        bool wanted = false;
-        for (size_t a = 0; a < nalgos; a++)
-            wanted = wanted || (strlen(algos[a]) == base && strncmp(algos[a], variants32[v], base) == 0);
-        if (wanted)
-            algos[nalgos++] = variants32[v];
-    }
-    int cases = 0, failed = 0;
-    for (size_t a = 0; a < nalgos; a++)
-        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-            for (int tight = 0; tight <= 1; tight++) {
-                /* A registry row whose precision is 16-bit has no fp32 kernel (wgmma_tma):
-                 * it is tested below, with 16-bit data. */
-                char base_name[64];
-                snprintf(base_name, sizeof base_name, "%.*s", (int)strcspn(algos[a], ":"),
-                         algos[a]);
-                const clgemm_algorithm_desc *row_desc = clgemm_find_algorithm(base_name);
-                if (row_desc && (strcmp(row_desc->precision, "f16") == 0 ||
-                                 strcmp(row_desc->precision, "bf16") == 0))
-                    continue;
-                run_request req = run_request_defaults();
-                req.shape = sizes[i];
-                req.algos = &algos[a];
-                req.nalgos = 1;
-                req.iters = 1;
-                req.warmup = 0;
-                req.check = CHECK_FULL;
-                req.seed = 1000 + i;
-                const clgemm_algorithm_desc *desc = clgemm_find_algorithm(base_name);
-                int vec = desc ? desc->ld_multiple : 1;
-                req.ld_multiple = tight ? vec : 32;
-                req.offset = tight ? (vec > 1 ? vec : 3) : 0;
-                req.alpha = tight ? -1.5f : 1.0f;
-                req.beta = tight ? 0.5f : 0.0f;
-                run_result res;
-                cases++;
-                if (session_run(s, &req, &res, &e) != 0) {
-                    printf("FAIL %-24s %4dx%4dx%4d: %s\n", algos[a], req.shape.M, req.shape.N,
-                           req.shape.K, e.msg);
-                    failed++;
-                    continue;
-                }
-                const run_row *row = &res.rows[0];
-                bool ok = row->status == ROW_OK;
-                failed += !ok;
-                printf("%s %-24s %4dx%4dx%4d %s error %.2e (tolerance %.2e) %s %s\n",
-                       ok ? "ok  " : "FAIL", algos[a], req.shape.M, req.shape.N, req.shape.K,
-                       tight ? "tight ld, offset, beta=0.5" : "padded, beta=0  ", row->error,
-                       row->tolerance, ok ? "" : row_status_name(row->status), row->note);
-                if (row->build_log)
-                    printf("%s\n", row->build_log);
-                run_result_free(&res);
-            }
-
-    /* --dtype f16 and bf16: tensor_core and wgmma on 16-bit buffers (A and B rounded on the host, the
-     * reference from the rounded values), at sizes that are not multiples of the m16n8k16
-     * fragments or of the tiles, with the defaults (128x128 group, 64x64 warp tiles, BK 32)
-     * and a variant with another warp grid and a K slice longer than most K here.  The row
-     * must say it ran the 16-bit kernel (precision f16/bf16), so an fp32 fallback cannot
-     * pass for it.  16-bit operands need offsets and leading dimensions in multiples of 8. */
-    static const gemm_shape sizes16[] = {
-        { 1, 1, 1 }, { 37, 45, 29 }, { 129, 67, 41 }, { 64, 64, 64 }, { 200, 136, 100 },
-    };
-    /* wgmma (cl/09_wgmma_f16.cl): its defaults, and two warpgroups with a 32-deep K slice
-     * and no wgmma left in flight. */
-    static const char *const variants16[] = {
-        "tensor_core", "tensor_core:BM=64,BN=64,BK=64,WM=32,WN=32,TM=8,TN=4",
-        "wgmma", "wgmma:BM=128,TM=16,BN=128,WGN=128,TN=4,BK=32,STAGES=2,WAIT=0",
-        /* wgmma_tma (cl/10_wgmma_tma.cl): its defaults (one consumer on 64 x 256, BK 16,
-         * four slots, bands of 16), two consumers on 128 x 128, one consumer with three B
-         * panels and three wgmmas per k step at BK 32, and BK 64 (A swizzled at 128 bytes)
-         * in bands of 3. */
-        "wgmma_tma", "wgmma_tma:BM=128,BN=128,WGN=128,BK=16,STAGES=4,THREADS=288,GM=8",
-        "wgmma_tma:BM=64,BN=192,WGN=64,BK=32,STAGES=2,THREADS=160",
-        "wgmma_tma:BM=64,BN=64,WGN=64,BK=64,STAGES=2,THREADS=160,GM=3",
-    };
-    for (int dt = 0; dt < 2; dt++)
-        for (size_t v = 0; v < sizeof variants16 / sizeof variants16[0]; v++) {
-            bool wanted = false;   /* its algorithm is among those asked for */
-            size_t base = strcspn(variants16[v], ":");
-            for (size_t a = 0; a < nalgos; a++)
-                wanted = wanted || (strlen(algos[a]) == base &&
-                                    strncmp(algos[a], variants16[v], base) == 0);
-            for (size_t i = 0; wanted && i < sizeof sizes16 / sizeof sizes16[0]; i++)
-                for (int tight = 0; tight <= 1; tight++) {
-                    clgemm_dtype dtype = dt ? CLGEMM_BF16 : CLGEMM_F16;
-                    run_request req = run_request_defaults();
-                    req.shape = sizes16[i];
-                    req.algos = &variants16[v];
-                    req.nalgos = 1;
-                    req.iters = 1;
-                    req.warmup = 0;
-                    req.check = CHECK_FULL;
-                    req.seed = 2000 + i;
-                    req.dtype = dtype;
-                    req.ld_multiple = tight ? 8 : 32;
-                    req.offset = tight ? 8 : 0;
-                    req.alpha = tight ? -1.5f : 1.0f;
-                    req.beta = tight ? 0.5f : 0.0f;
-                    run_result res;
-                    cases++;
-                    if (session_run(s, &req, &res, &e) != 0) {
-                        printf("FAIL %s %s: %s\n", variants16[v], clgemm_dtype_name(dtype),
-                               e.msg);
-                        failed++;
-                        continue;
-                    }
-                    const run_row *row = &res.rows[0];
-                    bool ok = row->status == ROW_OK && row->bits16 &&
-                              strcmp(row->precision, clgemm_dtype_name(dtype)) == 0;
-                    failed += !ok;
-                    printf("%s %-24.24s %-4s %4dx%4dx%4d %s error %.2e (tolerance %.2e) %s %s\n",
-                           ok ? "ok  " : "FAIL", variants16[v], clgemm_dtype_name(dtype),
-                           req.shape.M, req.shape.N, req.shape.K,
-                           tight ? "tight ld, offset, beta=0.5" : "padded, beta=0  ", row->error,
-                           row->tolerance, ok ? "" : row_status_name(row->status), row->note);
-                    if (row->build_log)
-                        printf("%s\n", row->build_log);
-                    run_result_free(&res);
-                }
+    const gemm_shape *sizes = m == QUICK ? quick_sizes : m == FULL ? full_sizes : ksweep_sizes;
+    const size_t nsizes = m == QUICK ? sizeof quick_sizes / sizeof quick_sizes[0]
+                          : m == FULL ? sizeof full_sizes / sizeof full_sizes[0]
+                                      : sizeof ksweep_sizes / sizeof ksweep_sizes[0];
+    for (size_t a = 0; a < nalgos; a++) {
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(algos[a], ":"), algos[a]);
+        const clgemm_algorithm_desc *d = clgemm_find_algorithm(name);
+        const bool baseline = strcmp(algos[a], BASELINE_NAME) == 0;
+        for (int dt = CLGEMM_F32; dt <= CLGEMM_BF16; dt++) {
+            const clgemm_dtype dtype = (clgemm_dtype)dt;
+            /* the baseline and the fp32 steps on fp32 data; 16-bit data on 16-bit kernels */
+            if (baseline ? dtype != CLGEMM_F32 : !clgemm_algorithm_has_dtype(algos[a], dtype))
+                continue;
+            if (!(only[a] & (1u << dt)))
+                continue;
+            const int ld = dtype != CLGEMM_F32 ? 8 : d ? d->ld_multiple : 1;
+            const bool bits16 = dtype != CLGEMM_F32;
+            const gemm_shape *list = bits16 && m == FULL ? sizes16 : sizes;
+            const size_t n = bits16 && m == FULL ? sizeof sizes16 / sizeof sizes16[0] : nsizes;
+            for (size_t i = 0; i < n; i++)
+                for (int tight = m == KSWEEP; tight <= 1; tight++)
+                    run_case(s, algos[a], dtype, list[i], tight, ld,
+                             (unsigned)(1000 * (dt + 1) + i));
         }
+    }
     session_close(s);
     printf("%d cases, %d failed\n", cases, failed);
     return failed ? 1 : 0;
