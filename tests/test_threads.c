@@ -93,6 +93,87 @@ static int run_pair(struct job jobs[2], const char *what)
     return failures;
 }
 
+/* One refused call: the status wanted and words the message must hold. */
+static int expect_refusal(const char *what, clgemm_status st, clgemm_status want,
+                          const char *word1, const char *word2)
+{
+    const char *msg = clgemm_last_error();
+    bool ok = st == want && strstr(msg, word1) && (!word2 || strstr(msg, word2));
+    printf("%s %s -> %s (%s)\n", ok ? "ok  " : "FAIL", what, clgemm_status_string(st), msg);
+    return !ok;
+}
+
+/* The refusals of the "every claim holds" issue: each names the function called and the
+ * field at fault.  m: 64 floats; mc: another 64. */
+static int bad_calls(clgemm_context *ctx, cl_context cl, cl_mem m, cl_mem mc)
+{
+    int f = 0;
+    clgemm_status st = clgemm_open(NULL, NULL);
+    f += expect_refusal("clgemm_open(NULL, NULL)", st, CLGEMM_ERROR_INVALID_ARGUMENT,
+                        "clgemm_open:", NULL);
+    f += strstr(clgemm_last_error(), "clgemm_open_device") != NULL;
+    /* unknown or mis-cased parameter keys are refused, never ignored */
+    st = clgemm_sgemm(ctx, "block_tiled:bm=64", 8, 8, 8, 1.0f, m, 0, 8, m, 0, 8, 0.0f, mc, 0, 8,
+                      NULL, NULL);
+    f += expect_refusal("block_tiled:bm=64", st, CLGEMM_ERROR_INVALID_ARGUMENT, "'bm'", "BM");
+    st = clgemm_prepare(ctx, "tiled:FOO=3", NULL);
+    f += expect_refusal("tiled:FOO=3", st, CLGEMM_ERROR_INVALID_ARGUMENT, "'FOO'",
+                        "clgemm_prepare");
+    /* C sharing bytes with A or B, also through a sub-buffer */
+    st = clgemm_sgemm(ctx, "naive", 4, 4, 4, 1.0f, m, 0, 4, mc, 0, 4, 0.0f, m, 12, 4, NULL, NULL);
+    f += expect_refusal("C overlapping A", st, CLGEMM_ERROR_INVALID_ARGUMENT, "C overlaps A",
+                        "clgemm_sgemm");
+    cl_buffer_region region = { 32 * sizeof(float), 32 * sizeof(float) };
+    cl_int err;
+    cl_mem sub = clCreateSubBuffer(mc, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region,
+                                   &err);
+    if (sub) {
+        st = clgemm_sgemm(ctx, "naive", 4, 4, 4, 1.0f, m, 0, 4, mc, 24, 4, 0.0f, sub, 0, 4, NULL,
+                          NULL);
+        f += expect_refusal("C (a sub-buffer) overlapping B", st, CLGEMM_ERROR_INVALID_ARGUMENT,
+                            "C overlaps B", NULL);
+        /* the other half of the parent does not overlap: that runs */
+        st = clgemm_sgemm(ctx, "naive", 4, 4, 4, 1.0f, m, 0, 4, mc, 0, 4, 0.0f, sub, 0, 4, NULL,
+                          NULL);
+        f += st != CLGEMM_SUCCESS;
+        printf("%s C in a sub-buffer beside B -> %s\n", st ? "FAIL" : "ok  ",
+               clgemm_status_string(st));
+        clReleaseMemObject(sub);
+    }
+    /* resolve: an error, not a cut name, when the buffer is too small; and what really runs
+     * for unaligned operands (the vectorized steps need multiples of 4) */
+    char name[256];
+    st = clgemm_resolve(ctx, "block_tiled:BM=64,BN=64", 64, 64, 64, name, 8);
+    f += expect_refusal("clgemm_resolve into 8 bytes", st, CLGEMM_ERROR_INVALID_ARGUMENT,
+                        "too small", "clgemm_resolve");
+    st = clgemm_resolve_operands(ctx, "block_tiled_vectorized", CLGEMM_F32, 16, 16, 16, 0, 17, 0,
+                                 16, 0, 16, name, sizeof name);
+    f += expect_refusal("block_tiled_vectorized at lda 17", st, CLGEMM_ERROR_UNSUPPORTED,
+                        "multiples of 4", NULL);
+    st = clgemm_resolve_operands(ctx, NULL, CLGEMM_F32, 16, 16, 16, 1, 17, 0, 16, 0, 16, name,
+                                 sizeof name);
+    const clgemm_algorithm_desc *d = NULL;
+    char base[64];
+    snprintf(base, sizeof base, "%.*s", (int)strcspn(name, ":"), name);
+    if (st == CLGEMM_SUCCESS)
+        d = clgemm_find_algorithm(base);
+    bool fits = d && d->ld_multiple == 1;
+    printf("%s auto at lda 17 and offset 1 resolves to %s\n", fits ? "ok  " : "FAIL",
+           st == CLGEMM_SUCCESS ? name : clgemm_last_error());
+    f += !fits;
+    cl_mem big = clCreateBuffer(cl, CL_MEM_READ_WRITE, 16 * 17 * 4 + 8, NULL, &err);
+    cl_mem bb = clCreateBuffer(cl, CL_MEM_READ_WRITE, 16 * 16 * 4, NULL, &err);
+    cl_mem bc = clCreateBuffer(cl, CL_MEM_READ_WRITE, 16 * 16 * 4, NULL, &err);
+    st = clgemm_sgemm(ctx, NULL, 16, 16, 16, 1.0f, big, 1, 17, bb, 0, 16, 0.0f, bc, 0, 16, NULL,
+                      NULL);
+    printf("%s auto runs at lda 17 -> %s\n", st ? "FAIL" : "ok  ", clgemm_status_string(st));
+    f += st != CLGEMM_SUCCESS;
+    clReleaseMemObject(big);
+    clReleaseMemObject(bb);
+    clReleaseMemObject(bc);
+    return f;
+}
+
 int main(void)
 {
     const char *spec = getenv("CLGEMM_TEST_DEVICE");
@@ -121,12 +202,12 @@ int main(void)
      * (integers of at most 4: tf32 holds them exactly, so the results are exact too). */
     setenv("CLGEMM_EMULATE_MATRIX", "1", 1);
     struct job packed[2] = {
-        { ctx, q1, { "wgmma_tma_packed:BM=64,BN=64,WGN=64,BK=16,STAGES=2,THREADS=160",
-                     "wgmma_tma_packed:SPLIT=1,BM=64,BN=64,WGN=64,BK=8,STAGES=2,THREADS=160",
-                     "wgmma_tma_packed:BM=64,BN=64,WGN=64,BK=16,STAGES=2,THREADS=160" }, 4, 0, "" },
-        { ctx, q2, { "wgmma_tma_packed:SPLIT=1,BM=64,BN=64,WGN=64,BK=8,STAGES=2,THREADS=160",
-                     "wgmma_tma_packed:BM=64,BN=64,WGN=64,BK=16,STAGES=2,THREADS=160",
-                     "wgmma_tma_packed:SPLIT=1,BM=64,BN=64,WGN=64,BK=8,STAGES=2,THREADS=160" },
+        { ctx, q1, { "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2",
+                     "wgmma_tma:SPLIT=1,BM=64,BN=64,WGN=64,BK=8,STAGES=2",
+                     "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2" }, 4, 0, "" },
+        { ctx, q2, { "wgmma_tma:SPLIT=1,BM=64,BN=64,WGN=64,BK=8,STAGES=2",
+                     "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2",
+                     "wgmma_tma:SPLIT=1,BM=64,BN=64,WGN=64,BK=8,STAGES=2" },
           5, 0, "" },
     };
     failures += run_pair(packed, "packed GEMMs (scratch buffers shared by the plan)");
@@ -165,7 +246,8 @@ int main(void)
     cl_context other = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
     cl_command_queue foreign = other ? clCreateCommandQueue(other, dev, 0, &err) : NULL;
     cl_mem m = clCreateBuffer(cl, CL_MEM_READ_WRITE, 64 * 4, NULL, &err);
-    st = clgemm_sgemm(ctx, "naive", 8, 8, 8, 1.0f, m, 0, 8, m, 0, 8, 0.0f, m, 0, 8, foreign,
+    cl_mem mc = clCreateBuffer(cl, CL_MEM_READ_WRITE, 64 * 4, NULL, &err);
+    st = clgemm_sgemm(ctx, "naive", 8, 8, 8, 1.0f, m, 0, 8, m, 0, 8, 0.0f, mc, 0, 8, foreign,
                       NULL);
     bool named_call = st == CLGEMM_ERROR_OPENCL &&
                       strstr(clgemm_last_error(), "clEnqueueNDRangeKernel") &&
@@ -173,7 +255,9 @@ int main(void)
     printf("%s enqueue on a foreign queue -> %s (%s)\n", named_call ? "ok  " : "FAIL",
            clgemm_status_string(st), clgemm_last_error());
     failures += !named_call;
+    failures += bad_calls(ctx, cl, m, mc);
     clReleaseMemObject(m);
+    clReleaseMemObject(mc);
     if (foreign)
         clReleaseCommandQueue(foreign);
     if (other)

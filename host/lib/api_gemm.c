@@ -199,33 +199,42 @@ clgemm_status clgemm_describe(clgemm_context *ctx, const char *algorithm, clgemm
                     "%s: %s", algorithm, e.msg);
 }
 
+static clgemm_status prepare(const char *fn, clgemm_context *ctx, const char *algorithm,
+                             clgemm_dtype dtype, clgemm_build_info *info);
+
 clgemm_status clgemm_prepare(clgemm_context *ctx, const char *algorithm, clgemm_build_info *info)
 {
-    return clgemm_prepare_dtype(ctx, algorithm, CLGEMM_F32, info);
+    return prepare(__func__, ctx, algorithm, CLGEMM_F32, info);
 }
 
 clgemm_status clgemm_prepare_dtype(clgemm_context *ctx, const char *algorithm,
                                    clgemm_dtype dtype, clgemm_build_info *info)
 {
+    return prepare(__func__, ctx, algorithm, dtype, info);
+}
+
+static clgemm_status prepare(const char *fn, clgemm_context *ctx, const char *algorithm,
+                             clgemm_dtype dtype, clgemm_build_info *info)
+{
     if (info)
         memset(info, 0, sizeof *info);
     if (!ctx || !algorithm)
-        return api_fail(__func__, CLGEMM_ERROR_INVALID_ARGUMENT, "NULL argument");
+        return api_fail(fn, CLGEMM_ERROR_INVALID_ARGUMENT, "NULL argument");
     if (!clgemm_dtype_name(dtype))
-        return api_fail(__func__, CLGEMM_ERROR_INVALID_ARGUMENT, "unknown dtype %d", (int)dtype);
+        return api_fail(fn, CLGEMM_ERROR_INVALID_ARGUMENT, "unknown dtype %d", (int)dtype);
     const algo_def *algo;
     char overrides[OVERRIDES_MAX];
-    clgemm_status st = parse_algorithm(__func__, algorithm, &algo, overrides);
+    clgemm_status st = parse_algorithm(fn, algorithm, &algo, overrides);
     if (st != CLGEMM_SUCCESS)
         return st;
     struct ctx_plan *p = plan_for(ctx, algo, dtype, overrides);
     if (!p)
-        return api_fail(__func__, CLGEMM_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+        return api_fail(fn, CLGEMM_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
     if (info) {
         fill_info(info, &p->plan, algo);
         info->log = p->log;
     }
-    return plan_status_to_api(__func__, p, algorithm);
+    return plan_status_to_api(fn, p, algorithm);
 }
 
 /* The operand must fit 32-bit indexing and its buffer (of elements of `elem` bytes). */
@@ -328,38 +337,46 @@ static clgemm_status describe(const char *fn, const struct ctx_plan *p, char *ou
     return api_ok();
 }
 
-clgemm_status clgemm_resolve_operands(clgemm_context *ctx, const char *algorithm,
-                                      clgemm_dtype dtype, size_t M, size_t N, size_t K,
+static clgemm_status resolve(const char *fn, clgemm_context *ctx, const char *algorithm,
+                             clgemm_dtype dtype, size_t M, size_t N, size_t K,
                                       size_t offA, size_t lda, size_t offB, size_t ldb,
                                       size_t offC, size_t ldc, char *out, size_t size)
 {
     if (!ctx || !out || size == 0)
-        return api_fail(__func__, CLGEMM_ERROR_INVALID_ARGUMENT, "NULL argument");
+        return api_fail(fn, CLGEMM_ERROR_INVALID_ARGUMENT, "NULL argument");
     if (!clgemm_dtype_name(dtype))
-        return api_fail(__func__, CLGEMM_ERROR_INVALID_ARGUMENT, "unknown dtype %d", (int)dtype);
+        return api_fail(fn, CLGEMM_ERROR_INVALID_ARGUMENT, "unknown dtype %d", (int)dtype);
     if (dtype != CLGEMM_F32 && !algorithm)
         algorithm = "tensor_core";
     if (M < 1 || N < 1 || K < 1 || M > INT_MAX || N > INT_MAX || K > INT_MAX ||
         lda > INT_MAX || ldb > INT_MAX || ldc > INT_MAX || offA > INT_MAX || offB > INT_MAX ||
         offC > INT_MAX)
-        return api_fail(__func__, CLGEMM_ERROR_INVALID_ARGUMENT, "sizes, offsets and leading "
+        return api_fail(fn, CLGEMM_ERROR_INVALID_ARGUMENT, "sizes, offsets and leading "
                         "dimensions must be below 2^31 (sizes at least 1)");
     /* Only the alignment of offsets and leading dimensions matters to the choice. */
     const gemm_operand a = { NULL, (int)offA, (int)lda }, b = { NULL, (int)offB, (int)ldb },
                        c = { NULL, (int)offC, (int)ldc };
     struct ctx_plan *p = NULL;
-    clgemm_status st = choose(__func__, ctx, algorithm, dtype, M, N, K, a, b, c, &p);
+    clgemm_status st = choose(fn, ctx, algorithm, dtype, M, N, K, a, b, c, &p);
     if (st != CLGEMM_SUCCESS)
         return st;
-    return describe(__func__, p, out, size);
+    return describe(fn, p, out, size);
+}
+
+clgemm_status clgemm_resolve_operands(clgemm_context *ctx, const char *algorithm,
+                                      clgemm_dtype dtype, size_t M, size_t N, size_t K,
+                                      size_t offA, size_t lda, size_t offB, size_t ldb,
+                                      size_t offC, size_t ldc, char *out, size_t size)
+{
+    return resolve(__func__, ctx, algorithm, dtype, M, N, K, offA, lda, offB, ldb, offC, ldc, out,
+                   size);
 }
 
 clgemm_status clgemm_resolve(clgemm_context *ctx, const char *algorithm, size_t M, size_t N,
                              size_t K, char *out, size_t size)
 {
     /* Aligned, tight row-major operands. */
-    return clgemm_resolve_operands(ctx, algorithm, CLGEMM_F32, M, N, K, 0, K, 0, N, 0, N, out,
-                                   size);
+    return resolve(__func__, ctx, algorithm, CLGEMM_F32, M, N, K, 0, K, 0, N, 0, N, out, size);
 }
 
 static clgemm_status run(const char *fn, clgemm_context *ctx, const char *algorithm,
