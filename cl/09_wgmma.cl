@@ -1,5 +1,5 @@
 #include "common.h"
-#include "mma/mma_tf32.h"
+#include "mma/tf32.h"
 #include "mma/wgmma.h"
 
 /* Step 9: Hopper's warpgroup MMA (wgmma).

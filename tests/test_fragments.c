@@ -1,8 +1,8 @@
 /* The fragment layouts of the matrix primitives, proven on their own: random 16x16x8 (TF32)
- * and 16x16x16 (f16, bf16) problems, one per warp, go through the primitive macro (mma.h's
- * MMA_M16N8K8_TF32, mma16.h's MMA_M16N8K16_F16/BF16) from registers that a small kernel
- * fills by the PTX ISA's fragment tables, written out again here, independently of the
- * headers; the host compares D with a double-precision reference.  A lane reading the wrong
+ * and 16x16x16 (f16, bf16) problems, one per warp, go through the primitive macro
+ * (mma/mma_sync.h's MMA_M16N8K8_TF32 and MMA_M16N8K16_F16/BF16) from registers that a small
+ * kernel fills by the PTX ISA's fragment tables, written out again here, independently of the
+ * header; the host compares D with a double-precision reference.  A lane reading the wrong
  * element, a swapped register or half, or two warps sharing scratch gives errors of order
  * one; the bound is 2^-20 of sum |c| + |a*b| (exact products, only the sums may round).
  *
@@ -34,7 +34,7 @@ static const char *kernel_source =
     "            __global float *D)\n"
     "{\n"
     "    const int tid = get_local_id(0);\n"
-    "    MMA16_WARP_SETUP(tid, 2);\n"
+    "    MMA_WARP_SETUP(tid, 2);\n"
     "    const int w = tid / 32, g = (tid & 31) >> 2, t = tid & 3;\n"
     "    A += w * 256; B += w * 128; C += w * 128; D += w * 128;\n"
     "#define PAIR(lo, hi) ((uint)(lo) | (uint)(hi) << 16)\n"
@@ -47,7 +47,7 @@ static const char *kernel_source =
     "    const uint b1 = PAIR(B[(2 * t + 8) * 8 + g], B[(2 * t + 9) * 8 + g]);\n"
     "    float d0 = C[g * 8 + 2 * t], d1 = C[g * 8 + 2 * t + 1];\n"
     "    float d2 = C[(g + 8) * 8 + 2 * t], d3 = C[(g + 8) * 8 + 2 * t + 1];\n"
-    "#if BF16\n"
+    "#if DTYPE == 2\n"
     "    MMA_M16N8K16_BF16(d0, d1, d2, d3, a0, a1, a2, a3, b0, b1);\n"
     "#else\n"
     "    MMA_M16N8K16_F16(d0, d1, d2, d3, a0, a1, a2, a3, b0, b1);\n"
@@ -127,19 +127,17 @@ static char *read_text(const char *path)
     return s;
 }
 
-/* The two headers pasted in front of the kernels, so no -I path is needed. */
+/* The primitives' header pasted in front of the kernels (its own include of mma/tf32.h is
+ * found through -I). */
 static char *full_source(const char *cl_dir)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/mma/mma_tf32.h", cl_dir);
+    snprintf(path, sizeof path, "%s/mma/mma_sync.h", cl_dir);
     char *mma = read_text(path);
-    snprintf(path, sizeof path, "%s/mma/mma_16bit.h", cl_dir);
-    char *mma16 = read_text(path);
     char *all = NULL;
-    if (mma && mma16 && (all = malloc(strlen(mma) + strlen(mma16) + strlen(kernel_source) + 4)))
-        sprintf(all, "%s\n%s\n%s", mma, mma16, kernel_source);
+    if (mma && (all = malloc(strlen(mma) + strlen(kernel_source) + 2)))
+        sprintf(all, "%s\n%s", mma, kernel_source);
     free(mma);
-    free(mma16);
     return all;
 }
 
@@ -288,7 +286,7 @@ int main(int argc, char **argv)
            hardware ? "the mma.sync instructions themselves" : "the emulation of mma.sync");
     char *src = full_source(argv[1]);
     if (!src) {
-        fprintf(stderr, "test_fragments: cannot read mma/mma_tf32.h and mma/mma_16bit.h under %s\n", argv[1]);
+        fprintf(stderr, "test_fragments: cannot read mma/mma_sync.h under %s\n", argv[1]);
         return 1;
     }
     cl_int st;
@@ -301,9 +299,9 @@ int main(int argc, char **argv)
     for (int planted = 0; planted <= 1; planted++)
         for (int bf16 = 0; bf16 <= 1; bf16++) {
             char opts[4400];
-            /* -I: the headers include "mma/tf32.h" by its path under cl/. */
-            snprintf(opts, sizeof opts, "-I %s -cl-std=CL1.2 -DBF16=%d -DPLANT_SWAP=%d%s", argv[1], bf16,
-                     planted, hardware ? "" : " -DCLGEMM_EMULATE_MMA=1");
+            /* -I: the header includes "mma/tf32.h" by its path under cl/. */
+            snprintf(opts, sizeof opts, "-I %s -cl-std=CL1.2 -DDTYPE=%d -DPLANT_SWAP=%d%s", argv[1],
+                     bf16 ? 2 : 1, planted, hardware ? "" : " -DCLGEMM_EMULATE_MMA=1");
             cl_program prog = build(ctx, dev->id, src, opts);
             if (!prog) {
                 checks++;

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The real (non-emulated) path of cl/08_tensor_core.cl and cl/mma.h, assembled without a GPU:
+# The real (non-emulated) path of cl/08_mma.cl and cl/mma/mma_sync.h, assembled without a GPU:
 # clang compiles the kernel to PTX for NVPTX, the PTX is made to look like NVIDIA's OpenCL
 # output (.version 8.0, .target sm_80 / sm_90), and ptxas must accept it, with no spills for
-# TF32 (SPLIT=0; tf32x3 spills a little in clang's PTX with or without ldmatrix).
-# This checks the inline PTX (mma.sync, ldmatrix) and its operands, and prints the register
-# count ptxas gives clang's PTX (NVIDIA's OpenCL compiler emits different PTX; its count
-# differs).
+# TF32, f16 and bf16 (tf32x3, SPLIT=1, spills a little in clang's PTX with or without ldmatrix).
+# This checks the inline PTX (mma.sync m16n8k8 and m16n8k16, ldmatrix) and its operands, and
+# prints the register count ptxas gives clang's PTX (NVIDIA's OpenCL compiler emits different
+# PTX; its count differs).
 #   usage: test_tc_ptxas.sh SOURCE_ROOT   (exit 77 = skipped)
 set -uo pipefail
 root=$1
@@ -32,14 +32,18 @@ def expand(name):
 sys.stdout.write(expand(sys.argv[2]))
 PY
 }
-{ cat "$tmp/prelude.h"; expand 08_tensor_core.cl; } > "$tmp/k.cl"
+{ cat "$tmp/prelude.h"; expand 08_mma.cl; } > "$tmp/k.cl"
 fail=0
-# The registry's tile (64 x 32 warp tiles), the 64 x 64 one, both with and without ldmatrix,
-# tf32x3, and a warp tile with an odd number of n-tiles (ldmatrix .x2).
-for params in "-DWM=64 -DWN=32 -DTM=16 -DTN=4" "-DWM=64 -DWN=32 -DTM=16 -DTN=4 -DLDMATRIX=1" \
-        "-DWM=64 -DWN=64 -DTM=32 -DTN=4" "-DWM=64 -DWN=64 -DTM=32 -DTN=4 -DLDMATRIX=1" \
-        "-DWM=64 -DWN=32 -DTM=16 -DTN=4 -DSPLIT=1" "-DWM=64 -DWN=32 -DTM=16 -DTN=4 -DSPLIT=1 -DLDMATRIX=1" \
-        "-DBM=64 -DBN=32 -DBK=32 -DWM=32 -DWN=8 -DTM=8 -DTN=1 -DLDMATRIX=1"; do
+# fp32 data (DTYPE=0): the registry's tile (64 x 32 warp tiles), the 64 x 64 one, both with
+# and without ldmatrix, tf32x3, and a warp tile with an odd number of n-tiles (ldmatrix .x2);
+# 16-bit data (DTYPE=1 f16, 2 bf16): the registry's tile (64 x 64 warp tiles, BK 32), the
+# file's defaults (the same) and a small tile with two loads of A per work-item.
+for params in "-DDTYPE=0 -DWM=64 -DWN=32 -DTM=16 -DTN=4" "-DDTYPE=0 -DWM=64 -DWN=32 -DTM=16 -DTN=4 -DLDMATRIX=1" \
+        "-DDTYPE=0 -DWM=64 -DWN=64 -DTM=32 -DTN=4" "-DDTYPE=0 -DWM=64 -DWN=64 -DTM=32 -DTN=4 -DLDMATRIX=1" \
+        "-DDTYPE=0 -DWM=64 -DWN=32 -DTM=16 -DTN=4 -DSPLIT=1" "-DDTYPE=0 -DWM=64 -DWN=32 -DTM=16 -DTN=4 -DSPLIT=1 -DLDMATRIX=1" \
+        "-DDTYPE=0 -DBM=64 -DBN=32 -DBK=32 -DWM=32 -DWN=8 -DTM=8 -DTN=1 -DLDMATRIX=1" \
+        "-DDTYPE=1 -DBK=32 -DWM=64 -DWN=64 -DTM=32 -DTN=4" "-DDTYPE=2 -DBK=32 -DWM=64 -DWN=64 -DTM=32 -DTN=4" \
+        "-DDTYPE=1" "-DDTYPE=2 -DBM=32 -DBN=32 -DBK=64 -DWM=16 -DWN=16 -DTM=8 -DTN=1"; do
     # "inline" as static inline: clang may keep a plain C99 inline function out of line,
     # without a definition to link.  asm: clang's OpenCL mode spells it __asm__.
     if ! "$clang" -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -march=sm_80 -O3 -S \
@@ -51,6 +55,13 @@ for params in "-DWM=64 -DWN=32 -DTM=16 -DTN=4" "-DWM=64 -DWN=32 -DTM=16 -DTN=4 -
         *LDMATRIX=1*) grep -q "ldmatrix.sync.aligned.m8n8.x4.shared.b16" "$tmp/k.ptx" ||
             { echo "FAIL [$params] no ldmatrix in the PTX"; fail=1; continue; } ;;
     esac
+    case $params in
+        *DTYPE=0*) mma=m16n8k8.row.col.f32.tf32 ;;
+        *DTYPE=1*) mma=m16n8k16.row.col.f32.f16 ;;
+        *) mma=m16n8k16.row.col.f32.bf16 ;;
+    esac
+    grep -q "mma.sync.aligned.$mma" "$tmp/k.ptx" ||
+        { echo "FAIL [$params] no mma.sync.aligned.$mma in the PTX"; fail=1; continue; }
     for sm in 80 90; do
         sed -e 's/^\.version .*/.version 8.0/' -e "s/^\\.target sm_80/.target sm_$sm/" \
             "$tmp/k.ptx" > "$tmp/k$sm.ptx"

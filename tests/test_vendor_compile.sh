@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Compile test of the tensor_core kernels for GPUs that CI does not have:
+# Compile test of step 8's gemm_mma kernels for GPUs that CI does not have:
 #   cl/vendor/intel_dpas.cl  with Intel's offline compiler (ocloc) for dg2 (subgroup 8)
-#                            and pvc (subgroup 16), fp32 and 16-bit (f16, bf16) inputs,
-#                            checking that DPAS is emitted;
-#   cl/vendor/amd_matrix.cl    with clang-15 for gfx90a and gfx942 (gfx940 where clang-15
+#                            and pvc (subgroup 16), fp32 (DTYPE=0) and 16-bit (DTYPE=1 f16,
+#                            2 bf16) inputs, checking that DPAS is emitted;
+#   cl/vendor/amd_matrix.cl  with clang-15 for gfx90a and gfx942 (gfx940 where clang-15
 #                            predates gfx942), checking for v_mfma, and gfx1100 for v_wmma
 #                            (fp32 inputs, and f16 / bf16 inputs with the matching WMMA).
 # Like the host, it pastes cl/common.h over the `#include "common.h"` line first.
@@ -60,12 +60,12 @@ have_tool() { # NAME PACKAGE
 # ---- Intel: ocloc ------------------------------------------------------------------------
 intel_runs=0
 intel_compile() { # DEVICE EXTRA_OPTIONS [TYPE: the operand type the dpas lines must name]
-    local dev=$1 extra=$2 want=${3:-} src="$WORK/tensor_core_intel.cl"
+    local dev=$1 extra=$2 want=${3:-} src="$WORK/intel_dpas.cl"
     intel_runs=$((intel_runs + 1))   # a folder per compile: no dump counts twice
     local out="$WORK/intel-$dev-$intel_runs" dump="$WORK/intel-$dev-$intel_runs-dump"
     local opts="-cl-std=CL2.0 $extra"
     mkdir -p "$out" "$dump"
-    echo "  \$ $OCLOC compile -file tensor_core_intel.cl -device $dev -options \"$opts\" -out_dir $out"
+    echo "  \$ $OCLOC compile -file intel_dpas.cl -device $dev -options \"$opts\" -out_dir $out"
     # IGC writes its own assembly listing (.asm) when asked to dump shaders.
     if ! IGC_ShaderDumpEnable=1 IGC_DumpToCustomDir="$dump" \
             "$OCLOC" compile -file "$src" -device "$dev" -options "$opts" -out_dir "$out" \
@@ -103,15 +103,18 @@ intel_compile() { # DEVICE EXTRA_OPTIONS [TYPE: the operand type the dpas lines 
 }
 
 if have_tool "$OCLOC" intel-opencl-icd; then
-    paste_common "$CL_DIR/vendor/intel_dpas.cl" "$WORK/tensor_core_intel.cl"
-    intel_compile dg2 "-DSG=8"    # Xe-HPG (Arc A-series, Flex): 8-wide DPAS subgroups
-    intel_compile pvc "-DSG=16"   # Xe-HPC (Data Center GPU Max): 16-wide
+    paste_common "$CL_DIR/vendor/intel_dpas.cl" "$WORK/intel_dpas.cl"
+    intel_compile dg2 "-DSG=8 -DDTYPE=0"    # Xe-HPG (Arc A-series, Flex): 8-wide DPAS subgroups
+    intel_compile pvc "-DSG=16 -DDTYPE=0"   # Xe-HPC (Data Center GPU Max): 16-wide
+    t32="-DBM=128 -DBN=128 -DBK=16 -DTM=16 -DTN=4"   # the registry's fp32 tile
+    intel_compile dg2 "-DSG=8 -DDTYPE=0 $t32"
+    intel_compile pvc "-DSG=16 -DDTYPE=0 $t32"
     # --dtype f16 / bf16: 16-bit inputs staged as they are, f16 and bf16 DPAS, with the tile
-    # host/lib/backend.c gives them
+    # the registry gives them
     t16="-DBM=128 -DBN=128 -DBK=32 -DTM=16 -DTN=4"
-    intel_compile dg2 "-DSG=8 -DIN16=1 -DBF16=0 $t16" hf
-    intel_compile dg2 "-DSG=8 -DIN16=1 -DBF16=1 $t16" bf
-    intel_compile pvc "-DSG=16 -DIN16=1 -DBF16=1 $t16" bf
+    intel_compile dg2 "-DSG=8 -DDTYPE=1 $t16" hf
+    intel_compile dg2 "-DSG=8 -DDTYPE=2 $t16" bf
+    intel_compile pvc "-DSG=16 -DDTYPE=2 $t16" bf
 fi
 
 # ---- AMD: clang-15 + llvm-objdump-15 -----------------------------------------------------
@@ -121,7 +124,7 @@ amd_compile() { # MCPU PATTERN [EXTRA_OPTIONS]
     local cpu=$1 pattern=$2 extra=${3:-} obj="$WORK/amd-$1-$amd_runs.o"
     # shellcheck disable=SC2206  # the extra options are words
     local cmd=("$CLANG" -x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu="$cpu" -nogpulib
-               -O3 $extra -c "$WORK/tensor_core_amd.cl" -o "$obj")
+               -O3 $extra -c "$WORK/amd_matrix.cl" -o "$obj")
     echo "  \$ ${cmd[*]}"
     if ! "${cmd[@]}" > "$obj.log" 2>&1; then
         fail "amd $cpu: clang compile failed:"
@@ -148,21 +151,24 @@ have_objdump=0
 have_tool "$CLANG" clang-15 && have_clang=1
 have_tool "$OBJDUMP" llvm-15 && have_objdump=1
 if [ $have_clang = 1 ] && [ $have_objdump = 1 ]; then
-    paste_common "$CL_DIR/vendor/amd_matrix.cl" "$WORK/tensor_core_amd.cl"
-    amd_compile gfx90a v_mfma            # CDNA2, MI200 (wave64, MFMA fp32)
+    paste_common "$CL_DIR/vendor/amd_matrix.cl" "$WORK/amd_matrix.cl"
+    amd_compile gfx90a v_mfma -DDTYPE=0  # CDNA2, MI200 (wave64, MFMA fp32)
     # CDNA3 (MI300) is gfx942; clang-15 only knows its sibling gfx940 (same MFMA set).
     if "$CLANG" -x cl -target amdgcn-amd-amdhsa -mcpu=gfx942 -nogpulib -E - \
             < /dev/null > /dev/null 2>&1; then
-        amd_compile gfx942 v_mfma
+        amd_compile gfx942 v_mfma -DDTYPE=0
     else
         echo "  ($CLANG does not know gfx942: compiling for gfx940, the same MFMA family)"
-        amd_compile gfx940 v_mfma
+        amd_compile gfx940 v_mfma -DDTYPE=0
     fi
-    amd_compile gfx1100 v_wmma           # RDNA3 (wave32, WMMA f16)
+    amd_compile gfx1100 v_wmma -DDTYPE=0 # RDNA3 (wave32, WMMA f16)
+    t32="-DBM=128 -DBN=128 -DBK=16 -DTM=16 -DTN=4"   # the registry's fp32 tile
+    amd_compile gfx90a v_mfma "-DDTYPE=0 $t32"
+    amd_compile gfx1100 v_wmma "-DDTYPE=0 $t32"
     # --dtype f16 / bf16 on RDNA3: 16-bit inputs staged as they are, f16 and bf16 WMMA
-    t16="-DBM=64 -DBN=64 -DBK=32 -DTM=4 -DTN=4"   # host/lib/backend.c's tile for them
-    amd_compile gfx1100 v_wmma_f32_16x16x16_f16 "-DIN16=1 -DBF16=0 $t16"
-    amd_compile gfx1100 v_wmma_f32_16x16x16_bf16 "-DIN16=1 -DBF16=1 $t16"
+    t16="-DBM=64 -DBN=64 -DBK=32 -DTM=4 -DTN=4"   # the registry's tile for them
+    amd_compile gfx1100 v_wmma_f32_16x16x16_f16 "-DDTYPE=1 $t16"
+    amd_compile gfx1100 v_wmma_f32_16x16x16_bf16 "-DDTYPE=2 $t16"
 fi
 
 echo "$passed passed, $failed failed"

@@ -1,6 +1,6 @@
 #include "common.h"
 
-/* Tensor-core step, AMD backend: MFMA on CDNA, WMMA on RDNA 3.
+/* Step 8 (gemm_mma), AMD backend: MFMA on CDNA, WMMA on RDNA 3.
  *
  * CDNA GPUs (MI200 = gfx90a, MI300 = gfx942) have Matrix Core units that
  * execute MFMA instructions: a whole wavefront (64 lanes) multiplies two small
@@ -17,7 +17,7 @@
  * and holds 16 results: component v is D(8*(v/4) + 4*(l/32) + v%4, l % 32).
  * One instruction does 2048 FMAs (32 per lane) from two scalar operands per
  * lane, where the vector ALUs need 32 FMA instructions and 32+ register reads;
- * on MI250X the fp32 matrix rate is twice the fp32 vector rate.
+ * on MI200 the peak fp32 matrix rate is twice the fp32 vector peak.
  *
  * RDNA 3 GPUs (gfx11, wave32) have WMMA instead, with no fp32 inputs; there we
  * round A and B to fp16 and accumulate in fp32:
@@ -37,8 +37,8 @@
  *
  * Precision: fp32 on gfx90a/gfx942 (MFMA); f16 inputs on gfx11 (WMMA).
  *
- * 16-bit inputs (IN16 = 1, --dtype f16 / bf16; gfx11 only so far): A and B arrive as f16 or
- * bf16 bit patterns (ushort buffers, BF16 = 0 or 1) and are staged as they are; BF16 = 1
+ * 16-bit inputs (DTYPE = 1 f16, 2 bf16; --dtype f16 / bf16; gfx11 only so far): A and B
+ * arrive as f16 or bf16 bit patterns (ushort buffers) and are staged as they are; DTYPE = 2
  * calls the bf16 WMMA (__builtin_amdgcn_wmma_f32_16x16x16_bf16_w32, short16 operands, the
  * same lane layout).
  *
@@ -56,7 +56,7 @@
 #define TA_WMMA 1
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 #else
-#error "tensor_core_amd: needs an AMD target with matrix instructions (gfx908/gfx90a/gfx94x: MFMA, gfx11: WMMA)"
+#error "gemm_mma (AMD): needs an AMD target with matrix instructions (gfx908/gfx90a/gfx94x: MFMA, gfx11: WMMA)"
 #endif
 
 #if defined(__AMDGCN_WAVEFRONT_SIZE)
@@ -68,10 +68,10 @@
 #endif
 
 #if defined(TA_MFMA) && TA_WAVE != 64
-#error "tensor_core_amd: MFMA needs wave64"
+#error "gemm_mma (AMD): MFMA needs wave64"
 #endif
 #if defined(TA_WMMA) && TA_WAVE != 32
-#error "tensor_core_amd: the WMMA path is written for wave32 (the gfx11 default)"
+#error "gemm_mma (AMD): the WMMA path is written for wave32 (the gfx11 default)"
 #endif
 
 #ifndef BM
@@ -90,16 +90,16 @@
 #define TN 8
 #endif
 
-#ifndef IN16
-#define IN16 0  /* 1: A and B are 16-bit bit patterns (ushort), not fp32 */
+#ifndef DTYPE
+#define DTYPE 0 /* A and B: 0 fp32, 1 f16, 2 bf16 bit patterns (ushort) */
 #endif
-#ifndef BF16
-#define BF16 0  /* with IN16: 0 f16, 1 bf16 */
+#if DTYPE != 0 && DTYPE != 1 && DTYPE != 2
+#error "gemm_mma (AMD): DTYPE must be 0 (fp32), 1 (f16) or 2 (bf16)"
 #endif
-#if IN16 && defined(TA_MFMA)
-#error "tensor_core_amd: 16-bit inputs are wired for gfx11 (WMMA) only so far"
+#if DTYPE && defined(TA_MFMA)
+#error "gemm_mma (AMD): 16-bit inputs are wired for gfx11 (WMMA) only so far"
 #endif
-#if IN16
+#if DTYPE
 typedef ushort ta_in;      /* the kernel's A and B elements */
 #else
 typedef float ta_in;
@@ -123,16 +123,16 @@ typedef float ta_in;
 #define TA_WAVE_COLS (BN / TA_WN)
 
 #if TA_WM % TA_BLK != 0 || TA_WN % TA_BLK != 0
-#error "tensor_core_amd: 8*TM and (WAVE/8)*TN must be multiples of the block size (32 MFMA, 16 WMMA)"
+#error "gemm_mma (AMD): 8*TM and (WAVE/8)*TN must be multiples of the block size (32 MFMA, 16 WMMA)"
 #endif
 #if BM % TA_WM != 0 || BN % TA_WN != 0
-#error "tensor_core_amd: BM must be a multiple of 8*TM and BN of (WAVE/8)*TN"
+#error "gemm_mma (AMD): BM must be a multiple of 8*TM and BN of (WAVE/8)*TN"
 #endif
 #if BK % TA_KSTEP != 0 || BK % 4 != 0
-#error "tensor_core_amd: BK must be a multiple of 4 and of the k step (2 MFMA, 16 WMMA)"
+#error "gemm_mma (AMD): BK must be a multiple of 4 and of the k step (2 MFMA, 16 WMMA)"
 #endif
 #if (BM * BK / 4) % TA_THREADS != 0 || (BK * BN / 4) % TA_THREADS != 0
-#error "tensor_core_amd: BM*BK/4 and BK*BN/4 must be multiples of the work-group size"
+#error "gemm_mma (AMD): BM*BK/4 and BK*BN/4 must be multiples of the work-group size"
 #endif
 
 /* Four consecutive floats at p (16-byte aligned); guarded, only the first
@@ -189,7 +189,7 @@ inline void ta_load_tiles(__local float *As, __local float *Bs,
 #define TA_BS_SIZE (BN * TA_KS)
 typedef half ta_elem;
 
-#if IN16
+#if DTYPE
 /* Four 16-bit values (8-byte aligned: offsets and lds are multiples of 8), stored as they
  * are (zero is 0x0000 in f16 and bf16 alike). */
 inline ushort4 ta_load4h(__global const ushort *p, const int valid, const bool guarded)
@@ -238,11 +238,11 @@ inline void ta_load_tiles(__local half *As, __local half *Bs,
 #endif
 
 __kernel __attribute__((reqd_work_group_size(TA_TX, TA_TY, 1)))
-void gemm_tensor_core(const int M, const int N, const int K, const float alpha,
-                      __global const ta_in *restrict A, const int offA, const int lda,
-                      __global const ta_in *restrict B, const int offB, const int ldb,
-                      const float beta,
-                      __global float *restrict C, const int offC, const int ldc)
+void gemm_mma(const int M, const int N, const int K, const float alpha,
+              __global const ta_in *restrict A, const int offA, const int lda,
+              __global const ta_in *restrict B, const int offB, const int ldb,
+              const float beta,
+              __global float *restrict C, const int offC, const int ldc)
 {
     /* float4 storage keeps both tiles 16-byte aligned whatever their element type. */
     __local float4 As4[(TA_AS_SIZE * sizeof(ta_elem) + 15) / 16];
@@ -312,7 +312,7 @@ void gemm_tensor_core(const int M, const int N, const int K, const float alpha,
         const int li = lane % 16;
 #pragma unroll
         for (int kk = 0; kk < BK; kk += 16) {
-#if IN16 && BF16   /* bf16 bits, read as short16 */
+#if DTYPE == 2   /* bf16 bits, read as short16 */
             short16 a[TA_FM], b[TA_FN];
 #define TA_FRAG(p) as_short16(vload16(0, (__local const ushort *)(p)))
 #define TA_WMMA __builtin_amdgcn_wmma_f32_16x16x16_bf16_w32

@@ -1,6 +1,6 @@
 #include "common.h"
 
-/* Tensor-core step, Intel backend: the XMX systolic arrays through DPAS.
+/* Step 8 (gemm_mma), Intel backend: the XMX systolic arrays through DPAS.
  *
  * Intel Xe-HPG (Arc / DG2, Flex) and Xe-HPC (Max / PVC) GPUs carry "XMX" matrix
  * engines next to the vector ALUs.  Their instruction, DPAS (dot product
@@ -22,7 +22,7 @@
  *   acc  column n = l of the 8 x SG fp32 block: component r is row r.
  * One call is 8*16*SG multiply-adds issued as a single instruction, where the
  * vector ALUs of the same subgroup need 16*8 fp32 FMAs per lane: on DG2 the
- * XMX units deliver about 8x the fp32 vector rate (fp16 in, fp32 out).
+ * XMX units' peak is about 8x the fp32 vector peak (fp16 in, fp32 out).
  *
  * The kernel is step 6's structure with the inner loop replaced: a work-group
  * stages BM x BK of A and BK x BN of B in local memory, converted to fp16 on the
@@ -36,12 +36,11 @@
  * values become inf), products are accumulated in fp32.  The host checks this
  * kernel against the "f16" tolerance, not fp32's.
  *
- * 16-bit inputs (IN16 = 1, --dtype f16 / bf16): A and B arrive as f16 or bf16 bit
- * patterns (ushort buffers, BF16 = 0 or 1) and are staged as they are, with no
- * conversion; BF16 = 1 calls the bf16 form of the built-in
- * (intel_sub_group_bf16_bf16_matrix_mad_k16, same operand layout).  Offsets and
- * leading dimensions are multiples of 8 there (the host's 16-bit path), so four
- * values are one aligned 8-byte load.
+ * 16-bit inputs (DTYPE = 1 f16, 2 bf16; --dtype f16 / bf16): A and B arrive as f16 or
+ * bf16 bit patterns (ushort buffers) and are staged as they are, with no conversion;
+ * DTYPE = 2 calls the bf16 form of the built-in (intel_sub_group_bf16_bf16_matrix_mad_k16,
+ * same operand layout).  Offsets and leading dimensions are multiples of 8 there (the
+ * host's 16-bit path), so four values are one aligned 8-byte load.
  *
  * Status: compile-tested only (ocloc for dg2 and pvc in
  * tests/test_vendor_compile.sh, which also checks that DPAS is emitted); no
@@ -67,21 +66,22 @@
 #define SG 8    /* subgroup size: 8 on Xe-HPG (DG2), 16 on Xe-HPC (PVC) and Xe2 */
 #endif
 
-#ifndef IN16
-#define IN16 0  /* 1: A and B are 16-bit bit patterns (ushort), not fp32 */
+#ifndef DTYPE
+#define DTYPE 0 /* A and B: 0 fp32 (rounded to fp16 here), 1 f16, 2 bf16 bit patterns (ushort) */
 #endif
-#ifndef BF16
-#define BF16 0  /* with IN16: 0 f16, 1 bf16 */
+
+#if DTYPE != 0 && DTYPE != 1 && DTYPE != 2
+#error "gemm_mma (Intel): DTYPE must be 0 (fp32), 1 (f16) or 2 (bf16)"
 #endif
 
 #if SG != 8 && SG != 16
-#error "tensor_core_intel: SG must be 8 or 16"
+#error "gemm_mma (Intel): SG must be 8 or 16"
 #endif
 #if TM % 8 != 0 || BK % 16 != 0
-#error "tensor_core_intel: TM must be a multiple of 8 and BK of 16"
+#error "gemm_mma (Intel): TM must be a multiple of 8 and BK of 16"
 #endif
 #if BM % TM != 0 || BN % (SG * TN) != 0
-#error "tensor_core_intel: BM must be a multiple of TM and BN of SG*TN"
+#error "gemm_mma (Intel): BM must be a multiple of TM and BN of SG*TN"
 #endif
 
 #define TI_TX (BN / TN)                   /* work-items along dimension 0 */
@@ -91,7 +91,7 @@
 #define TI_FM (TM / 8)                    /* DPAS row blocks per subgroup */
 
 #if (BM * BK / 4) % TI_THREADS != 0 || (BK / 2 * BN / 4) % TI_THREADS != 0
-#error "tensor_core_intel: BM*BK/4 and BK*BN/8 must be multiples of the work-group size"
+#error "gemm_mma (Intel): BM*BK/4 and BK*BN/8 must be multiples of the work-group size"
 #endif
 
 /* The built-in, declared by hand where the compiler's headers lack it (the
@@ -106,13 +106,13 @@ float8 __attribute__((overloadable)) intel_sub_group_f16_f16_matrix_mad_k16(shor
 float8 __attribute__((overloadable)) intel_sub_group_bf16_bf16_matrix_mad_k16(short8 a, int8 b, float8 acc);
 #endif
 #endif
-#if IN16 && BF16
+#if DTYPE == 2
 #define TI_MAD intel_sub_group_bf16_bf16_matrix_mad_k16
 #else
 #define TI_MAD intel_sub_group_f16_f16_matrix_mad_k16
 #endif
 
-#if IN16
+#if DTYPE
 typedef ushort ti_in;      /* the kernel's A and B elements */
 #else
 typedef float ti_in;
@@ -147,7 +147,7 @@ inline ushort4 ti_load4h(__global const ushort *p, const int valid, const bool g
                      valid > 2 ? p[2] : (ushort)0, (ushort)0);
 }
 
-#if IN16
+#if DTYPE
 /* Four values of a row of A or B, and where they go: 16-bit inputs are stored as they are
  * (zero is 0x0000 in f16 and bf16 alike). */
 #define TI_LOAD4(p, valid, guarded) ti_load4h((p), (valid), (guarded))
@@ -194,11 +194,11 @@ inline void ti_load_tiles(__local half *As, __local half *Bs,
 
 __kernel __attribute__((reqd_work_group_size(TI_TX, TI_TY, 1)))
 __attribute__((intel_reqd_sub_group_size(SG)))
-void gemm_tensor_core(const int M, const int N, const int K, const float alpha,
-                      __global const ti_in *restrict A, const int offA, const int lda,
-                      __global const ti_in *restrict B, const int offB, const int ldb,
-                      const float beta,
-                      __global float *restrict C, const int offC, const int ldc)
+void gemm_mma(const int M, const int N, const int K, const float alpha,
+              __global const ti_in *restrict A, const int offA, const int lda,
+              __global const ti_in *restrict B, const int offB, const int ldb,
+              const float beta,
+              __global float *restrict C, const int offC, const int ldc)
 {
     /* Declared as int so that no half-typed variable is needed (cl_khr_fp16 is
      * not required: halves are only written by vstore_half and read as bits). */
