@@ -178,7 +178,7 @@ def run_cublas(jobs, folder, dry):
     if dry:
         print(shlex.join(cmd[1:]) + '  > %s/cublas.json' % folder)
         return None
-    say('cuBLAS: %d shapes through PyTorch' % len(jobs))
+    say('cuBLAS: %d job%s through PyTorch' % (len(jobs), 's' if len(jobs) != 1 else ''))
     p = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)
     try:
         doc = json.loads(p.stdout)
@@ -231,9 +231,9 @@ def run_preset(preset, args, device, base):
         say('[%s %d/%d] %s' % (preset, i + 1, len(cases), shlex.join(cmd)))
         t0 = time.time()
         code, out = run_clgemm(cmd, args.timeout)
-        path = os.path.join(folder, c.name + '.json')
-        with open(path, 'w') as f:
-            f.write(out)
+        if out.strip():
+            with open(os.path.join(folder, c.name + '.json'), 'w') as f:
+                f.write(out)
         try:
             doc = json.loads(out)
             say('%s (exit %d, %.0f s)\n%s' % (c.name, code, time.time() - t0, summary(doc)))
@@ -243,7 +243,8 @@ def run_preset(preset, args, device, base):
             code = code or 1
         docs.append(doc)
         worst = max(worst, 1 if code else 0)
-        meta['cases'].append({'name': c.name, 'file': c.name + '.json', 'exit': code,
+        meta['cases'].append({'name': c.name, 'file': c.name + '.json' if doc else None,
+                              'exit': code,
                               'seconds': round(time.time() - t0, 1),
                               'command': shlex.join(cmd)})
     cub = run_cublas(cublas_jobs(cases, docs), folder, False)
