@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""cuBLAS through PyTorch, timed the way clgemm times itself: the anchor beside clgemm's rows.
+
+bench/run.py runs this file as a child process after its clgemm processes, so that PyTorch's
+CUDA context and memory pool never sit beside an OpenCL measurement.  By hand:
+
+    bench/cublas.py fp32:4096 tf32:4096 f16:8192 bf16:1000x3000x777
+
+prints one JSON document on stdout.  Modes: fp32 (torch.backends.cuda.matmul.allow_tf32 =
+False: the arithmetic of the SIMT kernels and of tf32x3's target), tf32 (allowed: the anchor of
+TF32 rows), f16 and bf16 (16-bit inputs, fp32 accumulation).  Each job: torch.matmul on
+uniform [-1, 1) data, warm-up runs, then the median and minimum of RUNS (>= 20) runs, each timed
+with CUDA events.  Without PyTorch or without a CUDA device the document says why, with
+"measured": false, and the exit status is 3.
+"""
+import json
+import sys
+
+MODES = ('fp32', 'tf32', 'f16', 'bf16')
+RUNS = 20
+WARMUP = 3
+
+
+def parse_job(text):
+    """'mode:N' or 'mode:MxNxK' -> (mode, M, N, K)."""
+    mode, _, size = text.partition(':')
+    if mode not in MODES or not size:
+        raise ValueError('bad job %r: expected MODE:N or MODE:MxNxK, MODE one of %s'
+                         % (text, ', '.join(MODES)))
+    dims = [int(x) for x in size.split('x')]
+    if len(dims) == 1:
+        dims *= 3
+    if len(dims) != 3 or min(dims) < 1:
+        raise ValueError('bad size in %r' % text)
+    return (mode, *dims)
+
+
+def unavailable():
+    """None when PyTorch sees a CUDA device, else the reason it cannot measure."""
+    try:
+        import torch
+    except Exception as ex:  # ImportError, or a broken installation
+        return 'no PyTorch/CUDA: import torch failed: %s' % ex
+    if not torch.cuda.is_available():
+        return 'no PyTorch/CUDA: torch %s sees no CUDA device' % torch.__version__
+    return None
+
+
+def time_matmul(M, N, K, mode, runs=RUNS):
+    """Median and minimum milliseconds of one M x N x K torch.matmul in `mode`."""
+    import torch
+    torch.backends.cuda.matmul.allow_tf32 = mode == 'tf32'
+    dtype = {'f16': torch.float16, 'bf16': torch.bfloat16}.get(mode, torch.float32)
+    a = (torch.rand(M, K, device='cuda') * 2 - 1).to(dtype)
+    b = (torch.rand(K, N, device='cuda') * 2 - 1).to(dtype)
+    for _ in range(WARMUP):
+        torch.matmul(a, b)
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(max(runs, RUNS)):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        torch.matmul(a, b)
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    del a, b
+    torch.cuda.empty_cache()
+    times.sort()
+    return times[len(times) // 2], times[0], len(times)
+
+
+def measure(jobs):
+    """The cublas.json document for a list of (mode, M, N, K)."""
+    reason = unavailable()
+    if reason:
+        return {'measured': False, 'reason': reason, 'rows': []}
+    import torch
+    doc = {'measured': True, 'tool': 'torch.matmul (cuBLAS), CUDA events',
+           'torch': torch.__version__, 'cuda': torch.version.cuda,
+           'device': torch.cuda.get_device_name(), 'warmup': WARMUP, 'rows': []}
+    for mode, M, N, K in jobs:
+        med, low, runs = time_matmul(M, N, K, mode)
+        doc['rows'].append({'mode': mode, 'M': M, 'N': N, 'K': K, 'ms_median': med,
+                            'ms_min': low, 'runs': runs,
+                            'gflops': 2.0 * M * N * K / med / 1e6})
+        sys.stderr.write('cublas: %-4s %dx%dx%d  %.3f ms  %.0f GFLOP/s\n'
+                         % (mode, M, N, K, med, doc['rows'][-1]['gflops']))
+    return doc
+
+
+def main(argv):
+    if not argv or argv[0] in ('-h', '--help'):
+        print(__doc__.strip())
+        return 0 if argv else 2
+    try:
+        jobs = [parse_job(a) for a in argv]
+    except ValueError as ex:
+        sys.stderr.write('cublas: %s\n' % ex)
+        return 2
+    doc = measure(jobs)
+    json.dump(doc, sys.stdout, indent=1)
+    sys.stdout.write('\n')
+    return 0 if doc['measured'] else 3
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))

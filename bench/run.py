@@ -1,0 +1,313 @@
+#!/usr/bin/env python3
+"""The one benchmark runner: re-measures what the README and docs/results.md show.
+
+usage: bench/run.py PRESET [--clgemm build/clgemm] [--device SPEC] [--out bench/results]
+                           [--sizes 4096,1000x3000x777] [--iters N] [--build] [--dry-run]
+
+Presets (each feeds one table of docs/results.md):
+  quick        the README's quick-start job: clgemm with no --algo (every algorithm) at the
+               default size
+  progression  steps 1-7, auto and CLBlast, fp32, at 1024 and 4096
+  tensor       tensor_core on fp32 data (TF32), with --dtype f16 and bf16, tensor_core_tf32x3,
+               and the lesson rows mma, wgmma (16-bit only) and wgmma_tma, at 4096 and 8192
+  sizes        the fp32 kernels that can be the fastest, 256 .. 8192 and odd sizes
+  readme       quick + progression + tensor: everything the README shows
+
+Every case is one clgemm process (--format json) that also times CLBlast on the same buffers.
+When PyTorch sees a CUDA device, cuBLAS is timed with the same shapes and precisions in the
+same command (bench/cublas.py, after the clgemm processes).  Each preset writes
+OUT/<date>_<device>/<preset>/: one clgemm JSON per case, cublas.json and meta.json (device,
+driver, date, clgemm version, git commit, command line).  Nothing is built unless --build is
+given.  Then run bench/render.py to rewrite docs/results.md and the README's tables.
+Progress goes to stderr.  Exit status: 0 when every clgemm process verified every row, 1 when
+one did not (its JSON is kept), 2 on bad usage.
+"""
+import argparse
+import datetime
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+
+from render import summary
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+STEPS = ['naive', 'coalescing', 'tiled', 'tiled_register', 'block_tiled',
+         'block_tiled_vectorized', 'warp_tiled']
+SIZES = ['256', '512', '1024', '2048', '4096', '8192', '1000', '3000', '4095', '1000x3000x777']
+
+
+class Case:
+    """One clgemm process: a file name, a size (None: clgemm's default), a data type, the
+    algorithms (none: every one), and the cuBLAS modes that go beside it."""
+
+    def __init__(self, name, size, algos, dtype=None, cublas=('fp32',)):
+        self.name, self.size, self.algos, self.dtype, self.cublas = \
+            name, size, algos, dtype, cublas
+
+    def command(self, args):
+        cmd = [args.clgemm, '--format', 'json']
+        if args.device:
+            cmd += ['--device', args.device]
+        if self.size:
+            cmd += ['--size', self.size]
+        if self.dtype:
+            cmd += ['--dtype', self.dtype]
+        for a in self.algos:
+            cmd += ['--algo', a]
+        if args.iters:
+            cmd += ['--iters', str(args.iters)]
+        return cmd + args.extra
+
+
+def preset_cases(preset, sizes=None):
+    """The cases of one preset; `sizes` replaces its default sizes."""
+    def each(default, make):
+        return [make(s) for s in (sizes or default)]
+    if preset == 'quick':
+        # The quick-start job itself: no --algo, the size clgemm picks for the device.
+        return each([None], lambda s: Case('quick_' + s if s else 'quick', s, [],
+                                           cublas=('fp32', 'tf32')))
+    if preset == 'progression':
+        return each(['1024', '4096'], lambda s: Case('f32_' + s, s, STEPS + ['auto']))
+    if preset == 'tensor':
+        f32 = ['tensor_core', 'tensor_core_tf32x3', 'mma', 'wgmma_tma', 'wgmma_tma:PACKA=0',
+               'warp_tiled']
+        b16 = ['tensor_core', 'mma', 'wgmma', 'wgmma_tma']
+        out = []
+        for s in sizes or ['4096', '8192']:
+            out += [Case('f32_' + s, s, f32, cublas=('fp32', 'tf32')),
+                    Case('f16_' + s, s, b16, dtype='f16', cublas=('f16',)),
+                    Case('bf16_' + s, s, b16, dtype='bf16', cublas=('bf16',))]
+        return out
+    if preset == 'sizes':
+        return each(SIZES, lambda s: Case('f32_' + s, s,
+                                          ['block_tiled', 'block_tiled_vectorized',
+                                           'warp_tiled', 'auto']))
+    raise KeyError(preset)
+
+
+PRESETS = {'quick': ['quick'], 'progression': ['progression'], 'tensor': ['tensor'],
+           'sizes': ['sizes'], 'readme': ['quick', 'progression', 'tensor']}
+
+
+def say(text):
+    sys.stderr.write('run.py: %s\n' % text)
+    sys.stderr.flush()
+
+
+def slug(device, platform):
+    """'NVIDIA H100 80GB HBM3' -> 'nvidia-h100'; a PoCL CPU -> 'pocl-amd-epyc'."""
+    words = re.findall(r'[a-z0-9]+', device.lower().replace('(tm)', '').replace('(r)', ''))
+    if 'portable computing language' in platform.lower() or 'pocl' in platform.lower():
+        return '-'.join(['pocl'] + words[-2:])
+    return '-'.join(words[:2]) or 'device'
+
+
+def git(*args):
+    try:
+        return subprocess.run(['git', '-C', ROOT] + list(args), capture_output=True,
+                              text=True, timeout=30).stdout.strip()
+    except OSError:
+        return ''
+
+
+def clblast_version():
+    try:
+        p = subprocess.run(['dpkg-query', '-W', '-f', '${Version}', 'libclblast1'],
+                           capture_output=True, text=True, timeout=30)
+        return p.stdout.strip() or None
+    except OSError:
+        return None
+
+
+def run_clgemm(cmd, timeout):
+    """Runs one clgemm process, its progress passed through to stderr; (exit, stdout)."""
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, timeout=timeout)
+        return p.returncode, p.stdout
+    except subprocess.TimeoutExpired as ex:
+        say('timed out after %d s: %s' % (timeout, shlex.join(cmd)))
+        out = ex.stdout.decode() if isinstance(ex.stdout, bytes) else (ex.stdout or '')
+        return 124, out
+    except OSError as ex:
+        say('cannot run %s: %s' % (cmd[0], ex))
+        return 127, ''
+
+
+def probe_device(args):
+    """Which device a spec selects, from a one-element run of the naive kernel."""
+    cmd = [args.clgemm, '--algo', 'naive', '--size', '1', '--no-baseline', '--no-check',
+           '--iters', '1', '--warmup', '0', '--format', 'json', '--quiet']
+    if args.device:
+        cmd += ['--device', args.device]
+    code, out = run_clgemm(cmd, 300)
+    try:
+        doc = json.loads(out)
+        res = doc['results'][0]
+        return {'device': res['device'], 'platform': res['platform'], 'driver': res['driver'],
+                'device_version': res.get('device_version'), 'type': res.get('type'),
+                'clgemm_version': doc.get('clgemm_version')}
+    except (ValueError, KeyError, IndexError):
+        say('%s could not run on device %r (exit %d)' % (args.clgemm, args.device or
+                                                         'default', code))
+        return None
+
+
+def cublas_jobs(cases, docs):
+    """(mode, M, N, K) for every case, sizes read back from its JSON when clgemm chose it."""
+    jobs = []
+    for case, doc in zip(cases, docs):
+        shapes = [(r['M'], r['N'], r['K']) for r in (doc or {}).get('results', [])]
+        if not shapes and case.size:
+            d = [int(x) for x in case.size.split('x')]
+            shapes = [tuple(d * 3 if len(d) == 1 else d)]
+        for shape in shapes:
+            for mode in case.cublas:
+                if (mode, *shape) not in jobs:
+                    jobs.append((mode, *shape))
+    return jobs
+
+
+def run_cublas(jobs, folder, dry):
+    cmd = [sys.executable, os.path.relpath(os.path.join(ROOT, 'bench', 'cublas.py'))] + \
+        ['%s:%dx%dx%d' % j for j in jobs]
+    if dry:
+        print(shlex.join(cmd[1:]) + '  > %s/cublas.json' % folder)
+        return None
+    say('cuBLAS: %d job%s through PyTorch' % (len(jobs), 's' if len(jobs) != 1 else ''))
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)
+    try:
+        doc = json.loads(p.stdout)
+    except ValueError:
+        doc = {'measured': False, 'reason': 'bench/cublas.py failed (exit %d)' % p.returncode,
+               'rows': []}
+    if not doc.get('measured'):
+        say('cuBLAS not measured: %s' % doc.get('reason'))
+    with open(os.path.join(folder, 'cublas.json'), 'w') as f:
+        json.dump(doc, f, indent=1)
+    return doc
+
+
+def free_folder(path):
+    """path, or path-2, path-3, ... when a run of the same day is already there."""
+    if not os.path.exists(path):
+        return path
+    n = 2
+    while os.path.exists('%s-%d' % (path, n)):
+        n += 1
+    return '%s-%d' % (path, n)
+
+
+def run_preset(preset, args, device, base):
+    cases = preset_cases(preset, args.sizes)
+    folder = os.path.join(base, preset) if args.dry_run else free_folder(
+        os.path.join(base, preset))
+    if args.dry_run:
+        print('# %s -> %s/' % (preset, folder))
+        for c in cases:
+            print(shlex.join(c.command(args)) + '  > %s/%s.json' % (folder, c.name))
+        jobs = cublas_jobs(cases, [None] * len(cases))
+        if jobs:
+            run_cublas(jobs, folder, True)
+        if any(c.size is None for c in cases):
+            print('# cuBLAS %s at the size the quick job reports' %
+                  ', '.join(cases[0].cublas))
+        return 0
+    os.makedirs(folder)
+    started = datetime.datetime.now(datetime.timezone.utc)
+    meta = {'preset': preset, 'date': started.strftime('%Y-%m-%d'),
+            'started': started.isoformat(timespec='seconds'), **device,
+            'clblast_version': clblast_version(), 'git_commit': git('rev-parse', 'HEAD'),
+            'git_dirty': bool(git('status', '--porcelain', '--untracked-files=no')),
+            'command': shlex.join([os.path.relpath(sys.argv[0], ROOT)] + sys.argv[1:]),
+            'sizes': list(dict.fromkeys(c.size for c in cases if c.size)), 'cases': []}
+    docs, worst = [], 0
+    for i, c in enumerate(cases):
+        cmd = c.command(args)
+        say('[%s %d/%d] %s' % (preset, i + 1, len(cases), shlex.join(cmd)))
+        t0 = time.time()
+        code, out = run_clgemm(cmd, args.timeout)
+        if out.strip():
+            with open(os.path.join(folder, c.name + '.json'), 'w') as f:
+                f.write(out)
+        try:
+            doc = json.loads(out)
+            say('%s (exit %d, %.0f s)\n%s' % (c.name, code, time.time() - t0, summary(doc)))
+        except ValueError:
+            doc = None
+            say('%s: no JSON came back (exit %d)' % (c.name, code))
+            code = code or 1
+        docs.append(doc)
+        worst = max(worst, 1 if code else 0)
+        meta['cases'].append({'name': c.name, 'file': c.name + '.json' if doc else None,
+                              'exit': code,
+                              'seconds': round(time.time() - t0, 1),
+                              'command': shlex.join(cmd)})
+    cub = run_cublas(cublas_jobs(cases, docs), folder, False)
+    if cub and cub.get('measured') and cub.get('device') != device['device']:
+        say('note: PyTorch timed %s, clgemm ran on %s' % (cub.get('device'), device['device']))
+    meta['cublas'] = 'measured' if cub and cub.get('measured') else \
+        'not measured: %s' % (cub or {}).get('reason')
+    meta['finished'] = datetime.datetime.now(datetime.timezone.utc).isoformat(
+        timespec='seconds')
+    with open(os.path.join(folder, 'meta.json'), 'w') as f:
+        json.dump(meta, f, indent=1)
+    say('%s: %d cases -> %s' % (preset, len(cases), os.path.relpath(folder)))
+    return worst
+
+
+def build(args):
+    bdir = os.path.dirname(args.clgemm) or '.'
+    if not os.path.exists(os.path.join(bdir, 'build.ninja')):
+        if subprocess.run(['meson', 'setup', bdir, '--buildtype=release'], cwd=ROOT).returncode:
+            return False
+    return subprocess.run(['meson', 'compile', '-C', bdir], cwd=ROOT).returncode == 0
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description=__doc__.split('\n')[0], formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split('\n\n', 2)[2])
+    ap.add_argument('preset', choices=sorted(PRESETS))
+    ap.add_argument('--clgemm', default=os.path.relpath(os.path.join(ROOT, 'build', 'clgemm')),
+                    help='the clgemm program (default: build/clgemm)')
+    ap.add_argument('--device', default='', help="clgemm's --device SPEC (default: its own)")
+    ap.add_argument('--out', default=os.path.relpath(os.path.join(ROOT, 'bench', 'results')),
+                    help='results root (default: bench/results)')
+    ap.add_argument('--sizes', type=lambda t: t.split(','),
+                    help='replace the preset sizes, comma-separated (N or MxNxK)')
+    ap.add_argument('--iters', type=int, help="clgemm's --iters (default: its own)")
+    ap.add_argument('--extra', action='append', default=[], metavar='ARG',
+                    help='one more clgemm argument (repeat)')
+    ap.add_argument('--timeout', type=int, default=1800, help='seconds per clgemm process')
+    ap.add_argument('--build', action='store_true', help='meson setup/compile first')
+    ap.add_argument('--dry-run', action='store_true', help='print the commands only')
+    args = ap.parse_args()
+    if args.sizes and not all(re.fullmatch(r'\d+(x\d+x\d+)?', s) for s in args.sizes):
+        ap.error('--sizes: N or MxNxK, comma-separated')
+
+    if args.build and not args.dry_run and not build(args):
+        say('build failed')
+        return 1
+    if args.dry_run:
+        base = os.path.join(args.out, time.strftime('%Y-%m-%d') + '_<device>')
+        return max(run_preset(p, args, None, base) for p in PRESETS[args.preset])
+    if not os.access(args.clgemm, os.X_OK):
+        say('%s not found: build it (tools/bootstrap, or --build)' % args.clgemm)
+        return 2
+    device = probe_device(args)
+    if not device:
+        return 1
+    date = time.strftime('%Y-%m-%d', time.gmtime())
+    base = os.path.join(args.out, '%s_%s' % (date, slug(device['device'], device['platform'])))
+    say('%s (%s, driver %s) -> %s' % (device['device'], device['platform'], device['driver'],
+                                       os.path.relpath(base)))
+    return max(run_preset(p, args, device, base) for p in PRESETS[args.preset])
+
+
+if __name__ == '__main__':
+    sys.exit(main())
