@@ -68,10 +68,11 @@ def run(args, env_extra):
 
 
 def kernel_names():
-    p = subprocess.run([CLGEMM, '--algo', 'list'], capture_output=True, text=True, timeout=60)
-    names = [line.split()[0] for line in p.stdout.splitlines() if line.strip()]
-    # 'auto' picks one of the kernels, CLBlast is not ours: neither is planted.
-    return [n for n in names if n not in ('clblast', 'auto')]
+    # Every public name of the library (the list has neither 'auto', which picks one of
+    # them, nor CLBlast, which is not ours).
+    p = subprocess.run([CLGEMM, '--algo', 'list', '--format', 'csv'], capture_output=True,
+                       text=True, timeout=120)
+    return [r['name'] for r in csv.DictReader(io.StringIO(p.stdout))]
 
 
 def plant_k_shadow(text):

@@ -75,10 +75,11 @@ MAX_ERRORS = 100
 
 
 def kernel_names(clgemm):
-    p = subprocess.run([clgemm, '--algo', 'list'], capture_output=True, text=True, timeout=60)
+    p = subprocess.run([clgemm, '--algo', 'list', '--format', 'csv'], capture_output=True,
+                       text=True, timeout=120)
     if p.returncode != 0:
         sys.exit('clgemm --algo list failed (exit %d): %s' % (p.returncode, p.stderr))
-    names = [line.split()[0] for line in p.stdout.splitlines() if line.strip()]
+    names = [r['name'] for r in csv.DictReader(io.StringIO(p.stdout))]
     return [n for n in names if n not in NOT_KERNELS]
 
 

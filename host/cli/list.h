@@ -2,12 +2,13 @@
 #ifndef CLGEMM_LIST_H
 #define CLGEMM_LIST_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "clgemm.h"
 
-/* One table per device index of clgemm_devices(); 0, or -1 when the device cannot be
+/* One table (or CSV rows, for scripts) per device index of clgemm_devices(); 0, or -1 when the device cannot be
  * opened (the message is on stderr). */
-int list_algorithms(FILE *out, size_t device_index, clgemm_dtype dtype);
+int list_algorithms(FILE *out, size_t device_index, clgemm_dtype dtype, bool csv);
 
 #endif

@@ -112,7 +112,7 @@ int main(int argc, char **argv)
         exit_soon_after_enumeration(bad_input(clgemm_last_error()));
     if (list) {
         for (size_t i = 0; i < npicked; i++)
-            if (list_algorithms(stdout, picked[i], opt.dtype) != 0)
+            if (list_algorithms(stdout, picked[i], opt.dtype, opt.format != FORMAT_TABLE) != 0)
                 status = 1;
         goto done;
     }
