@@ -72,12 +72,32 @@ expect(rc == 0 and '--size' in out and '--device' in out and 'Exit status' in ou
        '--option=VALUE' in out, '--help')
 rc, out, err = run('--version')
 expect(rc == 0 and out.startswith('clgemm '), '--version', out)
-rc, out, err = run('--algo', 'list')
-names = [line.split()[0] for line in out.splitlines()]
-expect(rc == 0 and names[:6] == ['naive', 'coalescing', 'tiled', 'tiled_register',
-                                  'block_tiled', 'block_tiled_vectorized'] and 'clblast' in names
-       and 'auto' in names,
+rc, out, err = run('--device', 'pocl', '--algo', 'list')
+names = [line.split()[0] for line in out.splitlines()
+         if line.strip() and not line[0].isspace() and not line.startswith(('device', 'name'))]
+expect(rc == 0 and names[:10] == ['naive', 'coalescing', 'tiled', 'tiled_register',
+                                   'block_tiled', 'block_tiled_vectorized', 'warp_tiled', 'mma',
+                                   'wgmma', 'wgmma_tma'] and 'clblast' in names
+       and 'auto' in names and 'tensor_core' in names,
        '--algo list names the progression in order', out)
+# What each name runs on this device, or why not: the CPU has no matrix hardware, and with
+# the emulation the purpose name runs the portable lesson.
+expect('01_naive.cl:gemm_naive, opencl, fp32' in out and 'cannot run: needs matrix hardware'
+       in out, '--algo list says what runs and what cannot', out)
+rc, out, err = run('--device', 'pocl', '--algo', 'list', '--format', 'csv',
+                   env={'CLGEMM_EMULATE_MATRIX': '1'})
+listed = {r['name']: r for r in csv.DictReader(io.StringIO(out))}
+expect(rc == 0 and listed.get('tensor_core', {}).get('runs') == 'mma' and
+       listed['tensor_core']['backend'] == 'emulated mma.sync' and
+       listed['wgmma']['status'] == 'unsupported' and 'f32' in listed['wgmma']['why'] and
+       listed['wgmma_tma']['file'] == '10_wgmma_tma.cl',
+       '--algo list --format csv: tensor_core runs mma emulated, wgmma takes no fp32', out)
+rc, out, err = run('--device', 'pocl', '--algo', 'list', '--dtype', 'bf16', '--format', 'csv',
+                   env={'CLGEMM_EMULATE_MATRIX': '1'})
+listed = {r['name']: r for r in csv.DictReader(io.StringIO(out))}
+expect(rc == 0 and listed.get('wgmma', {}).get('precision') == 'bf16' and
+       listed['warp_tiled']['precision'] == 'fp32 on the rounded values',
+       '--algo list --dtype bf16: 16-bit kernels where there are some', out)
 rc, out, err = run('--list-devices')
 expect(rc == 0 and 'PoCL' in out and '0:0' in out, '--list-devices shows PoCL', out + err)
 
@@ -87,7 +107,7 @@ ALGOS = [n for n in names if n != 'auto']
 rc, out, err = run('--device', 'pocl', '--size', '65x33x17', '--iters', '2', '--format', 'csv',
                    '--quiet')
 rows = list(csv.DictReader(io.StringIO(out)))
-MATRIX = [a for a in ALGOS if a.startswith('tensor_core') or a.startswith('wgmma')]
+MATRIX = [a for a in ALGOS if a.startswith('tensor_core') or a.startswith('wgmma') or a == 'mma']
 # What this device cannot run, by the CSV, which keeps every row.
 UNSUPPORTED = [r['algorithm'] for r in rows if r['status'] == 'unsupported']
 expect(rc == 0 and [r['algorithm'] for r in rows] == ALGOS and
@@ -96,7 +116,9 @@ expect(rc == 0 and [r['algorithm'] for r in rows] == ALGOS and
            for r in rows if r['algorithm'] not in MATRIX), '--format csv parses back, every row ok',
        out + err)
 # PoCL has no matrix units: those rows say so, with the reason, and the run still passes.
-expect(MATRIX and all(r['status'] == 'unsupported' and 'matrix hardware' in r['note']
+expect(MATRIX and all(r['status'] == 'unsupported' and ('matrix hardware' in r['note'] or
+                                                      'wgmma' in r['note'] or
+                                                      'takes no f32 data' in r['note'])
                       for r in rows if r['algorithm'] in MATRIX),
        'tensor_core rows: unsupported on this device, with the reason', out)
 rc, out, err = run('--device', 'pocl', '--algo', 'tensor_core', '--size', '40x24x20', '--iters', '1',
@@ -134,7 +156,7 @@ try:
     res = json.loads(out)['results'][0]
     rows = {r['algorithm']: r for r in res['rows']}
     ok = (rc == 0 and res['dtype'] == 'f16' and rows['tensor_core']['status'] == 'unsupported' and
-          '16-bit' in rows['tensor_core']['note'] and rows['naive']['status'] == 'ok')
+          'matrix hardware' in rows['tensor_core']['note'] and rows['naive']['status'] == 'ok')
 except (ValueError, KeyError, IndexError) as exc:
     ok = False
     out += repr(exc)
