@@ -11,8 +11,7 @@
  * wants the same element (a broadcast).  Nothing is reused from anything
  * faster than the caches: two global loads per FMA.
  *
- * Measured on an NVIDIA H200 (OpenCL, driver 580), 4096^3 fp32, 2026-11-21:
- * 970 GFLOP/s, 0.03x CLBlast in the same run (bench/results/).
+ * Its speed beside CLBlast and cuBLAS: docs/results.md, row "naive".
  */
 
 /* BM x BN is the block of C one work-group covers; the host derives the

@@ -13,8 +13,7 @@
  * element of B 8 times and each element of A 32 times, and only the caches
  * stand between that and DRAM.
  *
- * Measured on an NVIDIA H200 (OpenCL, driver 580), 4096^3 fp32, 2026-11-21:
- * 5948 GFLOP/s, 0.19x CLBlast in the same run (bench/results/).
+ * Its speed beside CLBlast and cuBLAS: docs/results.md, row "coalescing".
  */
 
 /* BM x BN is the block of C one work-group covers: BN/TN work-items along a row

@@ -16,8 +16,7 @@
  * border, and the ragged last K slice, use the guarded copy that writes zeros
  * for anything outside the matrices (zeros add nothing to a dot product).
  *
- * Measured on an NVIDIA H200 (OpenCL, driver 580), 4096^3 fp32, 2026-11-21:
- * 7054 GFLOP/s, 0.22x CLBlast in the same run (bench/results/).
+ * Its speed beside CLBlast and cuBLAS: docs/results.md, row "tiled".
  */
 
 #ifndef BM

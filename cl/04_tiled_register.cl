@@ -12,8 +12,7 @@
  * the K slice shrinks (BK = 8): each element fetched from global memory now
  * serves 64 outputs, and the tiles take 4 KiB of local memory instead of 8.
  *
- * Measured on an NVIDIA H200 (OpenCL, driver 580), 4096^3 fp32, 2026-11-21:
- * 12493 GFLOP/s, 0.39x CLBlast in the same run (bench/results/).
+ * Its speed beside CLBlast and cuBLAS: docs/results.md, row "tiled_register".
  */
 
 /* BM x BN: the block of C per work-group.  BK: the K slice held in local

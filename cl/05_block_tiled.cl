@@ -18,8 +18,7 @@
  * stores).  With contiguous 8-wide blocks, work-items 8 floats apart would
  * hit the same banks and serialise.
  *
- * Measured on an NVIDIA H200 (OpenCL, driver 580), 4096^3 fp32, 2026-11-21:
- * 31402 GFLOP/s, 0.98x CLBlast in the same run (bench/results/).
+ * Its speed beside CLBlast and cuBLAS: docs/results.md, row "block_tiled".
  */
 
 /* BM x BN: the block of C per work-group.  BK: the K slice held in local

@@ -23,8 +23,7 @@
  * float4 accesses are aligned; M, N and K are arbitrary.  Past column N (or K)
  * a row may hold padding with any contents: edge tiles never read it.
  *
- * Measured on an NVIDIA H200 (OpenCL, driver 580), 4096^3 fp32, 2026-11-21:
- * 42676 GFLOP/s, 1.34x CLBlast in the same run (bench/results/).
+ * Its speed beside CLBlast and cuBLAS: docs/results.md, row "block_tiled_vectorized".
  */
 
 /* BM x BN: the block of C per work-group.  BK: the K slice held in local

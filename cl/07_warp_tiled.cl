@@ -22,8 +22,8 @@
  *     one warp grid apart, so at every k the warp reads a few neighbouring
  *     float4s of A and of B, each broadcast to several work-items: no bank
  *     conflicts.  The warp tile's shape is a free parameter; on the H200 the
- *     tall 128 x 16 tile measured fastest (46.6 TFLOP/s, against 42.8 for
- *     64 x 32 or 32 x 64 at the same register count, no spills either way).
+ *     tall 128 x 16 tile measured fastest, ahead of 64 x 32 and 32 x 64 at the
+ *     same register count (docs/steps_1_7.md).
  *
  *  3. Conflict-free transposition.  A goes into local memory transposed, as
  *     in step 6, but each warp fetches 16 rows x 2 float4s of A (32 bytes per
@@ -35,28 +35,23 @@
  *     next slice costs registers, so the slice is thin (BK = 8: 2 float4s per
  *     work-item in flight) and the K loop is unrolled over the two buffers so
  *     that no register tracks which one is current.  This kernel uses 127.
- *     With BK = 16 the same code needs 137 registers and runs at 38.4
- *     TFLOP/s, below step 6: on this GPU the pipeline pays only within budget.
+ *     With BK = 16 the same code needs 137 registers and falls below step 6:
+ *     on this GPU the pipeline pays only within budget.
  *
  *  5. Edges at the price of the interior (CLAMP=1).  All groups of a
  *     mid-sized problem run at once, so one slow edge group sets the time.
  *     Edge groups clamp their loads instead of testing them (see wt_fetch);
  *     only the last K slice when BK does not divide K, and edge columns when 4
- *     does not divide N, take the element-wise guarded path.  On the H100 this
- *     took 1000^3 from 88% to 95% of the time of 1024^3 on the same tile grid
- *     (M, N and K alone odd: within 2%, against 4-10% with guards).  It costs
- *     about 3 registers, which the 127-register 128 x 128 tile cannot spare
- *     (130 registers, one group per SM: 4096^3 fell from 46.8 to 37.5
- *     TFLOP/s), so it is a tuning parameter: the database picks it per size.
+ *     does not divide N, take the element-wise guarded path, so odd sizes run
+ *     close to the aligned ones.  It costs about 3 registers, which the
+ *     127-register 128 x 128 tile cannot spare (at 130 only one group fits an
+ *     SM), so it is a tuning parameter: the database picks it per size.
  *     Stores are guarded on edge tiles either way.
  * Requires offA, offB, offC, lda, ldb and ldc to be multiples of 4 (float4
  * alignment); M, N and K are arbitrary, and padding past a row's end is never
  * read.
  *
- * Measured on an NVIDIA H200 (OpenCL, driver 580), 4096^3 fp32, 2026-11-21:
- * 46636 GFLOP/s (127 registers, no spills), 1.46x CLBlast (31876 in the same
- * session), 1.09x step 6, 92% of cuBLAS fp32 (README).  1024^3: 20068
- * GFLOP/s, 1.36x CLBlast; its 64 groups leave half of the 132 SMs idle.
+ * Its speed beside CLBlast and cuBLAS: docs/results.md, row "warp_tiled".
  */
 
 /* Parameters (all overridable with -D):
