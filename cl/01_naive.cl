@@ -15,34 +15,22 @@
  */
 
 /* BM x BN is the block of C one work-group covers; the host derives the
- * work-group shape (BM/TM, BN/TN) from them.  Each work-item computes one
- * element, so TM and TN must stay 1. */
+ * work-group shape (BM, BN) from it: one work-item per element. */
 #ifndef BM
 #define BM 16
 #endif
 #ifndef BN
 #define BN 16
 #endif
-#ifndef TM
-#define TM 1
-#endif
-#ifndef TN
-#define TN 1
-#endif
 
-#if TM != 1 || TN != 1
-#error "gemm_naive computes one element of C per work-item: TM and TN must be 1"
-#endif
-
-__kernel void gemm_naive(const int M, const int N, const int K, const float alpha,
-                         __global const float *restrict A, const int offA, const int lda,
-                         __global const float *restrict B, const int offB, const int ldb,
-                         const float beta,
-                         __global float *restrict C, const int offC, const int ldc)
+/* One element of C: row `row` of A times column `col` of B.  Step 2 computes exactly this
+ * too; it changes only which work-item gets which (row, col). */
+inline void gemm_one_element(const int row, const int col, const int M, const int N,
+                             const int K, const float alpha, __global const float *restrict A,
+                             const int offA, const int lda, __global const float *restrict B,
+                             const int offB, const int ldb, const float beta,
+                             __global float *restrict C, const int offC, const int ldc)
 {
-    const int row = get_global_id(0);   /* neighbours differ in row: the slow choice */
-    const int col = get_global_id(1);
-
     /* The NDRange is rounded up to whole work-groups. */
     if (row >= M || col >= N)
         return;
@@ -56,4 +44,15 @@ __kernel void gemm_naive(const int M, const int N, const int K, const float alph
 
     __global float *c = C + offC + row * ldc + col;
     *c = gemm_epilogue(acc, alpha, beta, c);
+}
+
+__kernel void gemm_naive(const int M, const int N, const int K, const float alpha,
+                         __global const float *restrict A, const int offA, const int lda,
+                         __global const float *restrict B, const int offB, const int ldb,
+                         const float beta,
+                         __global float *restrict C, const int offC, const int ldc)
+{
+    /* neighbours differ in row: the slow choice */
+    gemm_one_element(get_global_id(0), get_global_id(1), M, N, K, alpha, A, offA, lda, B, offB,
+                     ldb, beta, C, offC, ldc);
 }

@@ -1,5 +1,3 @@
-#include "common.h"
-
 /* Step 2: global memory coalescing.
  *
  * The arithmetic is exactly step 1's; only the mapping of work-items onto C
@@ -16,25 +14,17 @@
  * Its speed beside CLBlast and cuBLAS: docs/results.md, row "coalescing".
  */
 
-/* BM x BN is the block of C one work-group covers: BN/TN work-items along a row
- * (dimension 0, keep it a multiple of the 32-wide warp) times BM/TM rows.  Each
- * work-item computes one element, so TM and TN must stay 1. */
+/* BM x BN is the block of C one work-group covers: BN work-items along a row (dimension 0,
+ * keep it a multiple of the 32-wide warp) times BM rows, one element each. */
 #ifndef BM
 #define BM 8
 #endif
 #ifndef BN
 #define BN 32
 #endif
-#ifndef TM
-#define TM 1
-#endif
-#ifndef TN
-#define TN 1
-#endif
 
-#if TM != 1 || TN != 1
-#error "gemm_coalescing computes one element of C per work-item: TM and TN must be 1"
-#endif
+/* Step 1's element, unchanged. */
+#include "01_naive.cl"
 
 __kernel void gemm_coalescing(const int M, const int N, const int K, const float alpha,
                               __global const float *restrict A, const int offA, const int lda,
@@ -42,20 +32,7 @@ __kernel void gemm_coalescing(const int M, const int N, const int K, const float
                               const float beta,
                               __global float *restrict C, const int offC, const int ldc)
 {
-    const int col = get_global_id(0);   /* neighbours differ in column: coalesced */
-    const int row = get_global_id(1);
-
-    /* The NDRange is rounded up to whole work-groups. */
-    if (row >= M || col >= N)
-        return;
-
-    __global const float *a = A + offA + row * lda;
-    __global const float *b = B + offB + col;
-
-    float acc = 0.0f;
-    for (int k = 0; k < K; ++k)
-        acc = fma(a[k], b[k * ldb], acc);
-
-    __global float *c = C + offC + row * ldc + col;
-    *c = gemm_epilogue(acc, alpha, beta, c);
+    /* neighbours differ in column: coalesced */
+    gemm_one_element(get_global_id(1), get_global_id(0), M, N, K, alpha, A, offA, lda, B, offB,
+                     ldb, beta, C, offC, ldc);
 }

@@ -45,23 +45,6 @@
 #error "gemm_tiled: BM*BK and BK*BN must be multiples of BM*BN (every work-item copies a whole share)"
 #endif
 
-/* Copy a rows x cols block of a row-major matrix into local memory.  Element e
- * of the block goes to work-item e % TILED_THREADS, so neighbouring work-items
- * read neighbouring addresses.  `guarded` is a literal at every call site, so
- * the unguarded copy compiles to bare loads; the guarded one substitutes zero
- * for whatever lies at or beyond (rows_left, cols_left). */
-inline void tiled_load(__local float *dst, __global const float *src, const int ld,
-                       const int rows, const int cols, const int rows_left, const int cols_left,
-                       const int tid, const bool guarded)
-{
-    /* rows, cols: literals at the call sites, so this unrolls once inlined. */
-    for (int i = 0; i < rows * cols / TILED_THREADS; ++i) {
-        const int e = tid + i * TILED_THREADS;
-        const int r = e / cols, c = e % cols;
-        dst[e] = (!guarded || (r < rows_left && c < cols_left)) ? src[r * ld + c] : 0.0f;
-    }
-}
-
 __kernel __attribute__((reqd_work_group_size(BN, BM, 1)))
 void gemm_tiled(const int M, const int N, const int K, const float alpha,
                 __global const float *restrict A, const int offA, const int lda,
@@ -87,11 +70,14 @@ void gemm_tiled(const int M, const int N, const int K, const float alpha,
     float acc = 0.0f;
     for (int k0 = 0; k0 < K; k0 += BK) {
         if (edge || K - k0 < BK) {
-            tiled_load(&As[0][0], A + k0, lda, BM, BK, rows_left, K - k0, tid, true);
-            tiled_load(&Bs[0][0], B + k0 * ldb, ldb, BK, BN, K - k0, cols_left, tid, true);
+            tile_to_local(&As[0][0], A + k0, lda, BM, BK, rows_left, K - k0,
+                          tid, TILED_THREADS, true);
+            tile_to_local(&Bs[0][0], B + k0 * ldb, ldb, BK, BN, K - k0, cols_left,
+                          tid, TILED_THREADS, true);
         } else {
-            tiled_load(&As[0][0], A + k0, lda, BM, BK, BM, BK, tid, false);
-            tiled_load(&Bs[0][0], B + k0 * ldb, ldb, BK, BN, BK, BN, tid, false);
+            tile_to_local(&As[0][0], A + k0, lda, BM, BK, BM, BK, tid, TILED_THREADS, false);
+            tile_to_local(&Bs[0][0], B + k0 * ldb, ldb, BK, BN, BK, BN,
+                          tid, TILED_THREADS, false);
         }
         barrier(CLK_LOCAL_MEM_FENCE);   /* the tiles are complete */
 

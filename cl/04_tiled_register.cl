@@ -47,22 +47,6 @@
 #error "gemm_tiled_register: BM*BK and BK*BN must be multiples of the work-group size BN*BM/TM"
 #endif
 
-/* Copy a rows x cols block of a row-major matrix into local memory, element e
- * by work-item e % TREG_THREADS so that neighbours read neighbouring addresses.
- * `guarded` is a literal at every call site: interior tiles get bare loads,
- * edge tiles get zeros for whatever lies at or beyond (rows_left, cols_left). */
-inline void treg_load(__local float *dst, __global const float *src, const int ld,
-                      const int rows, const int cols, const int rows_left, const int cols_left,
-                      const int tid, const bool guarded)
-{
-    /* rows, cols: literals at the call sites, so this unrolls once inlined. */
-    for (int i = 0; i < rows * cols / TREG_THREADS; ++i) {
-        const int e = tid + i * TREG_THREADS;
-        const int r = e / cols, c = e % cols;
-        dst[e] = (!guarded || (r < rows_left && c < cols_left)) ? src[r * ld + c] : 0.0f;
-    }
-}
-
 __kernel __attribute__((reqd_work_group_size(BN, BM / TM, 1)))
 void gemm_tiled_register(const int M, const int N, const int K, const float alpha,
                          __global const float *restrict A, const int offA, const int lda,
@@ -93,11 +77,14 @@ void gemm_tiled_register(const int M, const int N, const int K, const float alph
 
     for (int k0 = 0; k0 < K; k0 += BK) {
         if (edge || K - k0 < BK) {
-            treg_load(&As[0][0], A + k0, lda, BM, BK, rows_left, K - k0, tid, true);
-            treg_load(&Bs[0][0], B + k0 * ldb, ldb, BK, BN, K - k0, cols_left, tid, true);
+            tile_to_local(&As[0][0], A + k0, lda, BM, BK, rows_left, K - k0,
+                          tid, TREG_THREADS, true);
+            tile_to_local(&Bs[0][0], B + k0 * ldb, ldb, BK, BN, K - k0, cols_left,
+                          tid, TREG_THREADS, true);
         } else {
-            treg_load(&As[0][0], A + k0, lda, BM, BK, BM, BK, tid, false);
-            treg_load(&Bs[0][0], B + k0 * ldb, ldb, BK, BN, BK, BN, tid, false);
+            tile_to_local(&As[0][0], A + k0, lda, BM, BK, BM, BK, tid, TREG_THREADS, false);
+            tile_to_local(&Bs[0][0], B + k0 * ldb, ldb, BK, BN, BK, BN,
+                          tid, TREG_THREADS, false);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
 

@@ -23,4 +23,21 @@ inline float4 gemm_epilogue4(float4 acc, float alpha, float beta, __global const
     return beta == 0.0f ? alpha * acc : alpha * acc + beta * *c;
 }
 
+/* Steps 3 to 5 stage tiles the same way: copy a rows x cols block of a row-major matrix into
+ * local memory, element e by work-item e % threads, so that neighbouring work-items read
+ * neighbouring addresses.  rows, cols, threads and `guarded` are literals at every call
+ * site, so once inlined the loop unrolls and the unguarded copy is bare loads; the guarded
+ * one substitutes zero for whatever lies at or beyond (rows_left, cols_left). */
+inline void tile_to_local(__local float *dst, __global const float *src, const int ld,
+                          const int rows, const int cols, const int rows_left,
+                          const int cols_left, const int tid, const int threads,
+                          const bool guarded)
+{
+    for (int i = 0; i < rows * cols / threads; ++i) {
+        const int e = tid + i * threads;
+        const int r = e / cols, c = e % cols;
+        dst[e] = (!guarded || (r < rows_left && c < cols_left)) ? src[r * ld + c] : 0.0f;
+    }
+}
+
 #endif

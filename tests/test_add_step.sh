@@ -29,9 +29,9 @@ variant_anchor = '};\n\n#define COUNT(a)'
 assert algo_anchor in s and variant_anchor in s
 s = s.replace(algo_anchor,
     '    { { "throwaway", "step 1 again, added by tests/test_add_step.sh",\n'
-    '        "BM=16 BN=16 TM=1 TN=1", 1, "fp32", 11 }, NULL, 0 },\n' + algo_anchor, 1)
+    '        "BM=16 BN=16", 1, "fp32", 11 }, NULL, 0 },\n' + algo_anchor, 1)
 s = s.replace(variant_anchor,
-    '    SIMT("throwaway", "11_throwaway.cl", "gemm_throwaway", "BM=16 BN=16 TM=1 TN=1", "",\n'
+    '    SIMT("throwaway", "11_throwaway.cl", "gemm_throwaway", "BM=16 BN=16", "",\n'
     '         LAUNCH_TILE_ROWS, 1),\n' + variant_anchor, 1)
 open(p, 'w').write(s)
 PY

@@ -193,11 +193,13 @@ static void test_registry(void)
         params p = { 0 };
         EXPECT(params_parse(&p, r->defaults, &e) == 0);
         long bm = params_get(&p, "BM", 0), bn = params_get(&p, "BN", 0);
-        long tm = params_get(&p, "TM", 0), tn = params_get(&p, "TN", 0);
+        /* a tile launch without TM/TN has one element per work-item */
+        long tm = params_get(&p, "TM", 1), tn = params_get(&p, "TN", 1);
         if (r->launch == LAUNCH_TILE || r->launch == LAUNCH_TILE_ROWS)
             EXPECT(bm > 0 && bn > 0 && tm > 0 && tn > 0 && bm % tm == 0 && bn % tn == 0);
         else
-            EXPECT(bm >= 64 && bm % 64 == 0 && bn > 0 && tm == 0 && tn == 0);
+            EXPECT(bm >= 64 && bm % 64 == 0 && bn > 0 && !params_get(&p, "TM", 0) &&
+                   !params_get(&p, "TN", 0));
     }
     EXPECT(algo_find("nosuch") == NULL && clgemm_find_algorithm("nosuch") == NULL);
     EXPECT(algo_find("clblast") == NULL); /* the baseline belongs to the CLI, not the library */

@@ -11,9 +11,9 @@
  * The defaults and precision shown are those of fp32 data on the step's first variant. */
 static const algo_def algorithms[] = {
     { { "naive", "one work-item per C element, neighbours walk rows (uncoalesced)",
-        "BM=16 BN=16 TM=1 TN=1", 1, "fp32", 1 }, NULL, 0 },
+        "BM=16 BN=16", 1, "fp32", 1 }, NULL, 0 },
     { { "coalescing", "neighbouring work-items walk columns: coalesced B and C",
-        "BM=8 BN=32 TM=1 TN=1", 1, "fp32", 2 }, NULL, 0 },
+        "BM=8 BN=32", 1, "fp32", 2 }, NULL, 0 },
     { { "tiled", "A and B tiles staged in local memory and reused BK times",
         "BM=32 BN=32 BK=32 TM=1 TN=1", 1, "fp32", 3 }, NULL, 0 },
     { { "tiled_register", "1-D register tile: TM results per work-item",
@@ -57,9 +57,8 @@ static const algo_def algorithms[] = {
 #define TMA_F32 "BM=128 BN=256 BK=32 WGN=256 STAGES=4 GM=16 PACKA=1"
 
 static const variant variants[] = {
-    SIMT("naive", "01_naive.cl", "gemm_naive", "BM=16 BN=16 TM=1 TN=1", "", LAUNCH_TILE_ROWS, 1),
-    SIMT("coalescing", "02_coalescing.cl", "gemm_coalescing", "BM=8 BN=32 TM=1 TN=1", "",
-         LAUNCH_TILE, 1),
+    SIMT("naive", "01_naive.cl", "gemm_naive", "BM=16 BN=16", "", LAUNCH_TILE_ROWS, 1),
+    SIMT("coalescing", "02_coalescing.cl", "gemm_coalescing", "BM=8 BN=32", "", LAUNCH_TILE, 1),
     SIMT("tiled", "03_tiled.cl", "gemm_tiled", "BM=32 BN=32 BK=32 TM=1 TN=1", "", LAUNCH_TILE, 1),
     SIMT("tiled_register", "04_tiled_register.cl", "gemm_tiled_register",
          "BM=64 BN=64 BK=8 TM=8 TN=1", "", LAUNCH_TILE, 1),
