@@ -1,27 +1,41 @@
 #include "common.h"
 #include "mma/wgmma.h"
 
-/* Step 9 for 16-bit inputs: wgmma m64nNk16 on f16 or bf16 operands (BF16 = 0 or 1), fp32
- * accumulation, C in fp32.  A and B are 16-bit bit patterns (ushort: NVIDIA's OpenCL has no
- * cl_khr_fp16, and the tensor cores read the bits; nothing is converted on the device).
+/* Step 9: Hopper's warpgroup MMA (wgmma) on f16 or bf16 data (DTYPE 1 or 2, bit patterns in
+ * ushort buffers), fp32 accumulation, C in fp32.  fp32 data reaches wgmma in step 10 (TF32).
  *
- * The structure is 09_wgmma.cl's (read that first): BM/64 warpgroups, each owning 64 rows of
- * the BM x BN block as BN/WGN accumulator tiles of 64 x WGN; STAGES K slices in local memory
- * filled by cp.async WG_DIST slices ahead; one barrier per slice; WAIT wgmma groups left in
- * flight across it.  A separate file rather than a branch of 09_wgmma.cl because almost
- * everything around the instruction differs: the element type of A and B, the k step (16),
- * the local layout of B, the copy plan (B no longer transposed: 16-byte copies only), and no
- * tf32 rounding pass.  What differs:
+ * What changes from step 8, which feeds the tensor cores the Ampere way (every warp loads its
+ * fragments from local memory into registers for mma.sync, and is limited by that traffic):
  *
- *  1. A is K-major as before (its rows, as stored): core matrices of 8 rows x 8 k (16 bytes
- *     per row, 128 contiguous bytes), BK/8 of them side by side along K (LBO = 128), then the
- *     next 8 rows (SBO = BK/8 * 128).  One k16 step spans two core matrices along K.
- *  2. B is N-major (wgmma's transpose-B immediate, allowed for 16-bit types): a core matrix
- *     is 8 consecutive k of B, each 16 bytes = 8 consecutive n, i.e. exactly a piece of 8
- *     rows of row-major B.  Core matrices of one 8-row group of k lie side by side along N
- *     (SBO = 128), and the next 8 k follow (LBO = BN/8 * 128).  So B lands with plain 16-byte
- *     copies, like A: no transposing 4-byte copies as for tf32.
- *  3. No rounding: f16 and bf16 are read exactly.
+ *  1. One instruction per warpgroup, operands from local memory.  wgmma.mma_async lets a
+ *     warpgroup (four warps, 128 work-items) multiply a 64 x 16 tile of A by a 16 x WGN tile
+ *     of B (up to 262144 multiply-adds), both read by the tensor cores straight from local
+ *     memory through matrix descriptors (mma/wgmma.h): registers hold accumulators and
+ *     addresses only.  A work-group is BM/64 warpgroups; warpgroup i owns rows 64i .. 64i+63
+ *     of the block of C as BN/WGN accumulator tiles of 64 x WGN (wgmma.h's D fragment).
+ *  2. Asynchronous copies, several K slices ahead.  cp.async (global -> local without
+ *     registers) fills STAGES K slices in local memory, STAGES - 1 - WAIT slices ahead of
+ *     the tensor cores; with WAIT = 1 a group of wgmma still runs when the next is issued.
+ *     One barrier per slice orders it all: past it every copy of the slice has landed (each
+ *     work-item waited for its own and fenced them for the tensor cores' async proxy) and
+ *     every wgmma older than WAIT groups has completed, so its stage can be refilled.
+ *  3. The copies write the descriptors' layout directly: A K-major (as stored), B N-major
+ *     (the transpose-B immediate of 16-bit types), both by plain 16-byte copies, swizzled
+ *     (SWZ) so that the tensor cores read them without bank conflicts.
+ *  4. wgmma is sm_90a only, which NVIDIA's OpenCL does not target: the host's post-pass turns
+ *     marked PTX comments into it (wgmma.h); the emulation tests every index on a CPU.
+ *
+ * What is left for step 10: the consumers of a slice are also its producers, a barrier joins
+ * everybody at every slice, and 48 KiB hold two 32-deep stages of 128 x 128.  Step 10 hands
+ * the copies to the TMA engine (reached through the same post-pass), issued by one producer
+ * warp, with mbarriers instead of barriers.  Measurements: docs/results.md, step 9.
+ *
+ * Unswizzled layouts (SWZ = 0):
+ *  - A, K-major: core matrices of 8 rows x 8 k (16 bytes per row, 128 contiguous bytes),
+ *    BK/8 of them side by side along K (LBO = 128), then the next 8 rows (SBO = BK/8 * 128).
+ *    One k16 step spans two core matrices along K.
+ *  - B, N-major: a core matrix is 8 consecutive k, each 16 bytes = 8 consecutive n (a piece
+ *    of 8 rows of B), side by side along N (SBO = 128), the next 8 k LBO = BN/8 * 128 further.
  *
  * Copy plan: each operand is cut into 16-byte pieces numbered in local-memory order (piece p
  * at byte 16p of its part of the stage), and work-item tid copies pieces tid + i * WG_THREADS.
@@ -32,17 +46,11 @@
  *
  * Edges: groups on the edge of C, and the last K slice when BK does not divide K, copy zeros
  * outside the operands (cp.async's source size, in bytes: K or N not a multiple of 8 is cut
- * inside a piece).  Needs offA, offB, lda, ldb multiples of 8 (16-byte aligned pieces); the
- * host's 16-bit path guarantees it (ld_multiple 8).
+ * inside a piece).  Needs offA, offB, lda, ldb multiples of 8 (16-byte aligned pieces).
  *
- * Local memory per stage: 2 * (BM + BN) * BK bytes; the defaults (64 x 256, BK = 16, four
- * stages) use 40 KiB, as step 9's fp32 defaults do.
- *
- * Swizzled layouts (SWZ = 32, 64 or 128; 0 is all of the above; the host's default is
- * SWZ = 64).  The tensor
- * cores read the no-swizzle layout's core matrices (128 contiguous bytes each) with bank
- * conflicts; the swizzled layouts of wgmma.h (wgmma_desc_swz) spread them.  With W = SWZ
- * bytes and E = W / 2 values:
+ * Swizzled layouts (SWZ = 32, 64 or 128).  The tensor cores read the unswizzled layout's core
+ * matrices (128 contiguous bytes each) with bank conflicts; the swizzled layouts of wgmma.h
+ * (wgmma_desc_swz) spread them.  With W = SWZ bytes and E = W / 2 values:
  *   A, K-major: BK / E panels of BM rows x W bytes (panel p holds k = pE .. pE + E - 1); row
  *     r of panel p at logical byte (p * BM + r) * W.  Descriptor: SBO = 8 W (next 8 rows),
  *     LBO unused (16); k16 step kk starts at panel kk / E, byte (kk % E) * 2 of the row.
@@ -56,62 +64,48 @@
  *   Copy plan: piece e is chunk e % (W/16) of row R = e / (W/16) (rows counted across
  *   panels); rows of pieces e and e + i * WG_THREADS differ by a multiple of 16, so every
  *   piece of a work-item has the same XOR: its destination is the first's + 16 i WG_THREADS.
- *   Needs BK, BN and WGN multiples of E.
- *
- * Measured on an NVIDIA H100 (OpenCL, driver 580.159.04), 2026-11-22, verified, same process
- * as CLBlast and as step 8's mma.sync m16n8k16 kernel:
- *   SWZ = 0, best tile (BM = BN = 128, BK = 16, 4 stages)       f16 145 / 149 TFLOP/s
- *   SWZ = 32, the same tile                                      f16 257 / 236
- *   SWZ = 64, BM = BN = 128, BK = 32, 2 stages (host default;
- *     111 registers, 33792 bytes local)                          f16 307 / 319, bf16 306 / 322
- *   step 8, mma.sync m16n8k16                                    f16 262 / 255
- * (4096^3 / 8192^3; cuBLAS f16 609-708 / 721-746 in the same commands.)  The swizzle is worth
- * 2x here: the unswizzled core matrices were read with bank conflicts.  What is left: one
- * barrier and a cp.async wait per 128 x 128 x 32 step (48 KiB per group allows two stages),
- * no warp specialisation, no TMA or clusters from OpenCL.
- */
+ *   Needs BK, BN and WGN multiples of E. */
 
-/* Parameters (all overridable with -D):
+/* Launch: 1-D, (BM/64) * 128 work-items per group; group (x, y) computes the block of C at
+ * block column x, block row y.  Parameters (all overridable with -D):
+ *   DTYPE    1: f16 inputs, 2: bf16 inputs
  *   BM x BN  the block of C; BM a multiple of 64, BN of WGN and of 8
- *   BK       the K slice per stage (multiple of 16)
+ *   BK       the K slice per stage (multiple of 16); a stage is 2 (BM + BN) BK bytes
  *   WGN      the N of one wgmma (8, 16, 32, 64, 128 or 256)
  *   STAGES   K slices resident in local memory; WAIT (0 or 1) wgmma groups in flight across
  *            the barrier; copies run STAGES - 1 - WAIT slices ahead (>= 1)
- *   BF16     0: f16 inputs, 1: bf16 inputs
- *   TM, TN   only shape the launch: (BN/TN) * (BM/TM) must be 128 * BM/64 */
+ *   SWZ      0 (unswizzled) or 32, 64, 128: the swizzle width of both operands, in bytes */
+#ifndef DTYPE
+#define DTYPE 1
+#endif
 #ifndef BM
-#define BM 64
+#define BM 128
 #endif
 #ifndef BN
-#define BN 256
+#define BN 128
 #endif
 #ifndef BK
-#define BK 16
+#define BK 32
 #endif
 #ifndef WGN
-#define WGN 256
+#define WGN 128
 #endif
 #ifndef STAGES
-#define STAGES 4
+#define STAGES 2
 #endif
 #ifndef WAIT
-#define WAIT 1
-#endif
-#ifndef BF16
-#define BF16 0
-#endif
-#ifndef TM
-#define TM 8
-#endif
-#ifndef TN
-#define TN 16
+#define WAIT 0
 #endif
 #ifndef SWZ
-#define SWZ 0
+#define SWZ 64
 #endif
 
-#define WG_TX (BN / TN)
-#define WG_TY (BM / TM)
+#if DTYPE == 0
+#error "gemm_wgmma: 16-bit data only (DTYPE 1 or 2); fp32 data runs step 10 (10_wgmma_tma.cl, TF32)"
+#elif DTYPE != 1 && DTYPE != 2
+#error "gemm_wgmma: DTYPE must be 1 (f16) or 2 (bf16)"
+#endif
+
 #define WG_THREADS (WGMMA_THREADS * (BM / 64))
 #define WG_NI (BN / WGN)
 #define WG_KC (BK / 8)                     /* core matrices along K in a stage */
@@ -129,31 +123,28 @@
 #define WG_Q (WG_THREADS / 8)              /* pieces' core matrices per round of copies */
 
 #if BM % 64 != 0 || BM < 64 || BK % 16 != 0 || BK < 16 || BN % WGN != 0 || BN % 8 != 0
-#error "gemm_wgmma_16: BM must be a multiple of 64, BK of 16, BN of WGN"
+#error "gemm_wgmma: BM must be a multiple of 64, BK of 16, BN of WGN"
 #endif
 #if WGN != 8 && WGN != 16 && WGN != 32 && WGN != 64 && WGN != 128 && WGN != 256
-#error "gemm_wgmma_16: WGN must be 8, 16, 32, 64, 128 or 256"
-#endif
-#if BM % TM != 0 || BN % TN != 0 || WG_TX * WG_TY != WG_THREADS
-#error "gemm_wgmma_16: (BN/TN)*(BM/TM) must equal 128*(BM/64), one warpgroup per 64 rows"
+#error "gemm_wgmma: WGN must be 8, 16, 32, 64, 128 or 256"
 #endif
 #if (BM * WG_KC) % WG_THREADS != 0 || (BN * WG_KC) % WG_THREADS != 0 || WG_B_CHUNKS < 1
-#error "gemm_wgmma_16: BM*BK/8 and BN*BK/8 must be positive multiples of the work-group size"
+#error "gemm_wgmma: BM*BK/8 and BN*BK/8 must be positive multiples of the work-group size"
 #endif
 #if SWZ == 0 && WG_Q % WG_KC != 0
-#error "gemm_wgmma_16: BK/8 must divide the work-group size / 8"
+#error "gemm_wgmma: BK/8 must divide the work-group size / 8"
 #endif
 #if SWZ != 0 && SWZ != 32 && SWZ != 64 && SWZ != 128
-#error "gemm_wgmma_16: SWZ must be 0, 32, 64 or 128"
+#error "gemm_wgmma: SWZ must be 0, 32, 64 or 128"
 #endif
 #if SWZ != 0 && (BK % (SWZ / 2) != 0 || BN % (SWZ / 2) != 0 || WGN % (SWZ / 2) != 0)
-#error "gemm_wgmma_16: with SWZ, BK, BN and WGN must be multiples of SWZ/2"
+#error "gemm_wgmma: with SWZ, BK, BN and WGN must be multiples of SWZ/2"
 #endif
 #if (WAIT != 0 && WAIT != 1) || WG_DIST < 1 || WG_DIST > 7
-#error "gemm_wgmma_16: WAIT must be 0 or 1, and 1 <= STAGES - 1 - WAIT <= 7"
+#error "gemm_wgmma: WAIT must be 0 or 1, and 1 <= STAGES - 1 - WAIT <= 7"
 #endif
 #if 2 * STAGES * WG_STAGE > 49136
-#error "gemm_wgmma_16: STAGES K slices of A and B exceed the 48 KiB of local memory"
+#error "gemm_wgmma: STAGES K slices of A and B exceed the 48 KiB of local memory"
 #endif
 
 /* ushort offset of element (r, k) of A in a stage (K-major), and of (k, n) of B (N-major). */
@@ -189,7 +180,6 @@ inline int wg_b_n(const int e) { return 8 * ((e >> 3) % WG_NB); }
 #if SWZ != 0
 #define WG_E (SWZ / 2)                     /* values per row of a swizzle atom */
 #define WG_CH (SWZ / 16)                   /* 16-byte chunks per row */
-#define WG_RPI (WG_THREADS / WG_CH)        /* rows between a work-item's pieces */
 /* Piece e (16 bytes at logical byte 16e of its region): row R = e / WG_CH across panels,
  * chunk e % WG_CH.  A: panel R / BM, row R % BM, k = (R / BM) * E + 8 * chunk.  B: panel
  * R / BK (n = panel * E + 8 * chunk), k row R % BK. */
@@ -199,12 +189,11 @@ inline int wg_sb_k(const int e) { return (e / WG_CH) % BK; }
 inline int wg_sb_n(const int e) { return (e / WG_CH) / BK * WG_E + 8 * (e % WG_CH); }
 #endif
 
-/* Start the copies of one K slice into one stage (as 09_wgmma.cl's wg_issue).  as, bs: byte
- * addresses of this work-item's first piece of A and of B in the stage; a, b: their sources
- * (in the slice); e: its first piece of B (tid); corner: a valid address for copies that
- * read nothing.  Guarded copies
- * zero-fill outside the operands: rows_left, cols_left (from the first piece's row of A and
- * column of B), a_k_left, b_k_left (from its k in A, in B). */
+/* Start the copies of one K slice into one stage.  as, bs: byte addresses of this work-item's
+ * first piece of A and of B in the stage; a, b: their sources (in the slice); e: its first
+ * piece (tid); corner: a valid address for copies that read nothing.  Guarded copies zero-fill
+ * outside the operands: rows_left, cols_left (from the first piece's row of A and column of
+ * B), a_k_left, b_k_left (from its k in A, in B). */
 inline void wg_issue(const uint as, const uint bs, __global const ushort *a, const int lda,
                      __global const ushort *b, const int ldb, __global const ushort *corner,
                      const int rows_left, const int cols_left, const int a_k_left,
@@ -305,12 +294,12 @@ inline void wg_store2(__global float *C, const int ldc, const int r, const int c
 #define WG_CP_WAIT() CPASYNC_WAIT(6)
 #endif
 
-__kernel __attribute__((reqd_work_group_size(WG_TX, WG_TY, 1)))
-void gemm_wgmma_16(const int M, const int N, const int K, const float alpha,
-                   __global const ushort *restrict A, const int offA, const int lda,
-                   __global const ushort *restrict B, const int offB, const int ldb,
-                   const float beta,
-                   __global float *restrict C, const int offC, const int ldc)
+__kernel __attribute__((reqd_work_group_size(WG_THREADS, 1, 1)))
+void gemm_wgmma(const int M, const int N, const int K, const float alpha,
+                __global const ushort *restrict A, const int offA, const int lda,
+                __global const ushort *restrict B, const int offB, const int ldb,
+                const float beta,
+                __global float *restrict C, const int offC, const int ldc)
 {
 #if SWZ == 0
     __local float4 arena4[STAGES * WG_STAGE / 8];   /* 8 ushorts per float4 */
@@ -318,7 +307,7 @@ void gemm_wgmma_16(const int M, const int N, const int K, const float alpha,
     __local float4 arena4[STAGES * WG_STAGE / 8] __attribute__((aligned(1024)));
 #endif
 
-    const int tid = get_local_id(1) * WG_TX + get_local_id(0);
+    const int tid = get_local_id(0);
     WGMMA_SETUP(arena4, tid);
     const int wg = tid / WGMMA_THREADS;
     const int warp = (tid / 32) % 4, lane = tid % 32;
@@ -408,7 +397,7 @@ void gemm_wgmma_16(const int M, const int N, const int K, const float alpha,
                 const uint b_off = 2u * WG_AS + (uint)((j * WGN / WG_E) * BK * SWZ + kk * SWZ);
                 WGMMA_M64K16(WGN, acc[j], da,
                              wgmma_desc_swz(base + b_off, (uint)(BK * SWZ), 8u * SWZ, SWZ),
-                             BF16, 1);
+                             DTYPE, 1);
             }
         }
 #else
@@ -420,7 +409,7 @@ void gemm_wgmma_16(const int M, const int N, const int K, const float alpha,
             for (int j = 0; j < WG_NI; ++j) {
                 const uint b_off = b_start + (uint)wg_b_at(kk, j * WGN) * 2u;
                 WGMMA_M64K16(WGN, acc[j], da, wgmma_desc(base + b_off, WG_B_LBO, WG_B_SBO),
-                             BF16, 1);
+                             DTYPE, 1);
             }
         }
 #endif
