@@ -1,8 +1,8 @@
-/* The wgmma primitive of cl/wgmma.h against a plain reference, one instruction sequence at a
+/* The wgmma primitive of cl/mma/wgmma.h against a plain reference, one instruction sequence at a
  * time, on one device ($CLGEMM_TEST_DEVICE, else pocl):
  *   - on NVIDIA compute capability 9.x: the real wgmma.mma_async, built through the sm_90a
  *     post-pass of host/lib/program.c (so this is also the end-to-end test of that pass);
- *   - anywhere else: wgmma.h's emulation (CLGEMM_EMULATE_WGMMA=1).
+ *   - anywhere else: its emulation (cl/mma/wgmma_emulated.h, CLGEMM_EMULATE_WGMMA=1).
  * For N in 8 .. 256 and several local-memory layouts of A (64 x 16) and B^T (N x 16) (core
  * matrices side by side or K-outer, padded strides, a start that is only 16-byte aligned), a
  * kernel places random small integers where this file's own reading of the PTX ISA says the
@@ -10,15 +10,18 @@
  * accumulators by this file's own reading of the D fragment figure, runs two k8 steps and
  * writes D back by the same reading.  Small integers make every product and sum exact, so
  * the result must equal D0 + A*B exactly; a mismatch names the entry.  The kernel's
- * placement and fragment formulas are written here independently of wgmma.h and
- * cl/09_wgmma.cl, so the emulation is checked against them, and on the GPU the hardware is.
+ * placement and fragment formulas are written here independently of cl/mma/ and the
+ * kernels, so the emulation is checked against them, and on the GPU the hardware is.
+ * The tf32 form also runs with the low 13 bits of every fp32 operand set: the tensor core
+ * reads an fp32 operand from local memory truncated to tf32 (no rounding), so the result must
+ * still be D0 + A*B of the integers exactly, on the GPU and in the emulation alike.
  *
  * The same for the 16-bit form m64nNk16 (f16 and bf16 bit patterns of small integers, A 64 x 32
  * and B 32 x N, two k16 steps), with B K-major and N-major (the transpose-B immediate), and
  * a planted mismatch (B placed N-major, read K-major) that must be seen.
  *
  * And the swizzled layouts of the 16-bit form (descriptor layout type 1, 2, 3: 128-, 64- and
- * 32-byte swizzle), A K-major and B N-major as cl/09_wgmma_f16.cl's SWZ != 0 uses them: the
+ * 32-byte swizzle), A K-major and B N-major as cl/09_wgmma.cl and cl/10_wgmma_tma.cl use them: the
  * kernel places each value at its logical address (CUTLASS's canonical swizzled GMMA
  * layouts, written out here) with the 16-byte chunk index XORed with the address bits above
  * 128 bytes, and steps k inside a swizzle row by moving the start address; a planted
@@ -107,7 +110,7 @@ static const char kernel_text[] =
     "        d[(16 * w + g + 8 * ((i / 2) % 2)) * TEST_N + 8 * (i / 4) + 2 * t + i % 2] = acc[i];\n"
     "}\n";
 
-/* The 16-bit form, m64nNk16 (f16 or bf16 by TEST_BF16, B's transpose immediate TEST_TRANS_B):
+/* The 16-bit form, m64nNk16 (f16 or bf16 by TEST_DTYPE 1 or 2, B's transpose immediate TEST_TRANS_B):
  * A 64 x 32 and B 32 x N, two k16 steps, the same layouts in bytes (a core matrix is 8 rows
  * x 16 bytes = 8 values).  A is K-major; B is placed K-major (TEST_PLACE_MN 0: a core matrix
  * row is 8 consecutive k of one column n) or N-major (1: 8 consecutive n of one row k).  The
@@ -152,7 +155,7 @@ static const char kernel16_text[] =
     "        WGMMA_M64K16(TEST_N, acc,\n"
     "                     wgmma_desc(wgmma_base_ + a_at + 2 * s * a_lbo, a_lbo, a_sbo),\n"
     "                     wgmma_desc(wgmma_base_ + b_at + 2 * s * b_lbo, b_lbo, b_sbo),\n"
-    "                     TEST_BF16, TEST_TRANS_B);\n"
+    "                     TEST_DTYPE, TEST_TRANS_B);\n"
     "    WGMMA_COMMIT();\n"
     "    WGMMA_WAIT(0);\n"
     "#pragma unroll\n"
@@ -214,7 +217,7 @@ static const char kernelswz_text[] =
     "                     wgmma_desc_swz(wgmma_base_ + a_at + (16 * s / E) * a_lbo + (16 * s % E) * 2,\n"
     "                                    16, a_sbo, W),\n"
     "                     wgmma_desc_swz(wgmma_base_ + b_at + 2 * s * b_sbo, b_lbo, b_sbo, W),\n"
-    "                     TEST_BF16, 1);\n"
+    "                     TEST_DTYPE, 1);\n"
     "    WGMMA_COMMIT();\n"
     "    WGMMA_WAIT(0);\n"
     "#pragma unroll\n"
@@ -225,7 +228,7 @@ static const char kernelswz_text[] =
     "        d[(16 * w + g + 8 * ((i / 2) % 2)) * TEST_N + 8 * (i / 4) + 2 * t + i % 2] = acc[i];\n"
     "}\n";
 
-/* The swizzled tf32 form (cl/09_wgmma.cl's SWZ): W = TEST_SWZ bytes per atom row, E = W / 4
+/* The swizzled tf32 form (cl/10_wgmma_tma.cl's TF32 boxes): W = TEST_SWZ bytes per atom row, E = W / 4
  * values.  Both operands K-major: A (64 x 16) as its rows, B (16 x N) as its columns (B^T's
  * rows); panels of E values along K (a_lbo, b_lbo apart), 8-row groups a_sbo, b_sbo apart,
  * rows of an atom W apart; the descriptors' LBO is unused (16), a k8 step inside a row moves
@@ -289,9 +292,10 @@ static const char kernelswz32_text[] =
 
 /* Which instruction a run tests: tf32 (bits 0) or 16-bit (1 f16, 2 bf16), B's transpose
  * immediate, where the kernel places B (N-major or not), and whether it must fail (a planted
- * mismatch between the two: the check must see it). */
+ * mismatch between the two: the check must see it); low_bits (tf32): the low 13 bits of every
+ * operand set, which the tensor core must drop. */
 typedef struct mode {
-    int bits16, trans_b, place_mn, expect_fail, swz, place_swz;
+    int bits16, trans_b, place_mn, expect_fail, swz, place_swz, low_bits;
 } mode;
 
 /* A layout: where each operand starts, its LBO and SBO, for rows of A (64) or of B^T (n). */
@@ -306,8 +310,8 @@ static layout make_layout(int kind, int n)
     layout l;
     int a_bytes;
     switch (kind) {
-    case 0: /* what cl/09_wgmma.cl does: K-neighbours side by side, then the next 8 rows */
-        l = (layout){ "rows outer (09_wgmma's)", 0, 128, kc * 128, 0, 128, kc * 128 };
+    case 0: /* K-neighbours side by side, then the next 8 rows (as step 9's unswizzled A) */
+        l = (layout){ "rows outer", 0, 128, kc * 128, 0, 128, kc * 128 };
         a_bytes = 8 * kc * 128;
         break;
     case 1: /* K outer: all 8-row groups of one K column of core matrices, then the next */
@@ -390,15 +394,15 @@ static void run_n(cl_context ctx, cl_command_queue q, const device_info *dev, in
     char swz_tag[32] = "";
     if (md.swz)
         snprintf(swz_tag, sizeof swz_tag, " %dB swizzle", md.swz);
-    snprintf(tag, sizeof tag, "%s%s%s%s", !h ? "tf32" : md.bits16 == 2 ? "bf16" : "f16",
+    snprintf(tag, sizeof tag, "%s%s%s%s%s", !h ? "tf32" : md.bits16 == 2 ? "bf16" : "f16",
              !h ? "" : md.trans_b ? " B N-major" : " B K-major", swz_tag,
-             md.expect_fail ? " (planted mismatch)" : "");
+             md.low_bits ? " low bits set" : "", md.expect_fail ? " (planted mismatch)" : "");
     size_t len = strlen(header) + sizeof kernelswz_text + sizeof kernelswz32_text + 240;
     char *source = malloc(len);
     snprintf(source, len,
-             "%s\n#define TEST_N %d\n#define TEST_BF16 %d\n#define TEST_TRANS_B %d\n"
+             "%s\n#define TEST_N %d\n#define TEST_DTYPE %d\n#define TEST_TRANS_B %d\n"
              "#define TEST_PLACE_MN %d\n#define TEST_SWZ %d\n#define TEST_PLACE_SWZ %d\n%s",
-             header, n, md.bits16 == 2, md.trans_b, md.place_mn, md.swz, md.place_swz,
+             header, n, md.bits16, md.trans_b, md.place_mn, md.swz, md.place_swz,
              md.swz ? (h ? kernelswz_text : kernelswz32_text) : h ? kernel16_text : kernel_text);
     char *log = NULL;
     bool cached, unsupported;
@@ -420,6 +424,7 @@ static void run_n(cl_context ctx, cl_command_queue q, const device_info *dev, in
     float *a = malloc(sizeof(float) * 64 * kdim), *b = malloc(sizeof(float) * kdim * n);
     float *d0 = malloc(sizeof(float) * 64 * n), *d = malloc(sizeof(float) * 64 * n);
     uint16_t *a16 = malloc(sizeof(uint16_t) * 64 * kdim), *b16 = malloc(sizeof(uint16_t) * kdim * n);
+    float *a_up = malloc(sizeof(float) * 64 * kdim), *b_up = malloc(sizeof(float) * kdim * n);
     const size_t esz = h ? sizeof(uint16_t) : sizeof(float);
     cl_mem ba = clCreateBuffer(ctx, CL_MEM_READ_ONLY, esz * 64 * kdim, NULL, &st);
     cl_mem bb = clCreateBuffer(ctx, CL_MEM_READ_ONLY, esz * kdim * n, NULL, &st);
@@ -447,10 +452,20 @@ static void run_n(cl_context ctx, cl_command_queue q, const device_info *dev, in
         }
         for (int i = 0; i < 64 * n; i++)
             d0[i] = (float)small_int(64);
-        clEnqueueWriteBuffer(q, ba, CL_TRUE, 0, esz * 64 * kdim, h ? (void *)a16 : (void *)a, 0,
-                             NULL, NULL);
-        clEnqueueWriteBuffer(q, bb, CL_TRUE, 0, esz * kdim * n, h ? (void *)b16 : (void *)b, 0,
-                             NULL, NULL);
+        /* What the device gets: the values, or with low_bits each fp32 value with its low 13
+         * bits set (the reference stays the integers: truncation must drop those bits). */
+        for (int i = 0; i < 64 * kdim + kdim * n; i++) {
+            const float *from = i < 64 * kdim ? &a[i] : &b[i - 64 * kdim];
+            float *to = i < 64 * kdim ? &a_up[i] : &b_up[i - 64 * kdim];
+            uint32_t bits;
+            memcpy(&bits, from, sizeof bits);
+            bits |= md.low_bits ? 0x1fffu : 0u;
+            memcpy(to, &bits, sizeof bits);
+        }
+        clEnqueueWriteBuffer(q, ba, CL_TRUE, 0, esz * 64 * kdim, h ? (void *)a16 : (void *)a_up,
+                             0, NULL, NULL);
+        clEnqueueWriteBuffer(q, bb, CL_TRUE, 0, esz * kdim * n, h ? (void *)b16 : (void *)b_up,
+                             0, NULL, NULL);
         clEnqueueWriteBuffer(q, bd0, CL_TRUE, 0, sizeof(float) * 64 * n, d0, 0, NULL, NULL);
         cl_mem bufs[4] = { ba, bb, bd0, bd };
         int ints[6] = { l.a_at, l.a_lbo, l.a_sbo, l.b_at, l.b_lbo, l.b_sbo };
@@ -504,6 +519,8 @@ static void run_n(cl_context ctx, cl_command_queue q, const device_info *dev, in
     free(d);
     free(a16);
     free(b16);
+    free(a_up);
+    free(b_up);
     if (k)
         clReleaseKernel(k);
     clReleaseProgram(prog);
@@ -581,33 +598,37 @@ int main(void)
         : PROGRAM_BASE_OPTIONS " -cl-std=CL1.2 -DCLGEMM_EMULATE_WGMMA=1";
     const int ns[] = { 8, 16, 32, 64, 128, 256 };
     for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
-        run_n(ctx, q, dev, ns[i], header, options, (mode){ 0, 0, 0, 0, 0, 0 });
-    /* m64nNk16: f16 and bf16 with B N-major (what cl/09_wgmma_f16.cl uses) at every N, B
+        run_n(ctx, q, dev, ns[i], header, options, (mode){ 0, 0, 0, 0, 0, 0, 0 });
+    /* The tensor core truncates fp32 operands it reads from local memory (what step 10's
+     * TF32 path relies on with PACKA=0): unswizzled and 128-byte swizzled, low bits set. */
+    run_n(ctx, q, dev, 64, header, options, (mode){ 0, 0, 0, 0, 0, 0, 1 });
+    run_n(ctx, q, dev, 256, header, options, (mode){ 0, 0, 0, 0, 128, 1, 1 });
+    /* m64nNk16: f16 and bf16 with B N-major (what cl/09_wgmma.cl uses) at every N, B
      * K-major at two, and B placed N-major but read as K-major, which must fail. */
     for (int bits = 1; bits <= 2; bits++) {
         for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
-            run_n(ctx, q, dev, ns[i], header, options, (mode){ bits, 1, 1, 0, 0, 0 });
-        run_n(ctx, q, dev, 16, header, options, (mode){ bits, 0, 0, 0, 0, 0 });
-        run_n(ctx, q, dev, 64, header, options, (mode){ bits, 0, 0, 0, 0, 0 });
+            run_n(ctx, q, dev, ns[i], header, options, (mode){ bits, 1, 1, 0, 0, 0, 0 });
+        run_n(ctx, q, dev, 16, header, options, (mode){ bits, 0, 0, 0, 0, 0, 0 });
+        run_n(ctx, q, dev, 64, header, options, (mode){ bits, 0, 0, 0, 0, 0, 0 });
     }
-    run_n(ctx, q, dev, 16, header, options, (mode){ 1, 0, 1, 1, 0, 0 });
-    /* Swizzled (cl/09_wgmma_f16.cl's SWZ): A K-major, B N-major, each swizzle width, N from
+    run_n(ctx, q, dev, 16, header, options, (mode){ 1, 0, 1, 1, 0, 0, 0 });
+    /* Swizzled (cl/09_wgmma.cl's SWZ, cl/10_wgmma_tma.cl's boxes): A K-major, B N-major, each swizzle width, N from
      * one atom row of B up; then values placed unswizzled under a swizzled descriptor. */
     for (int swz = 32; swz <= 128; swz *= 2)
         for (int bits = 1; bits <= 2; bits++)
             for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
                 if (ns[i] >= swz / 2 && (bits == 1 || ns[i] == 128))
                     run_n(ctx, q, dev, ns[i], header, options,
-                          (mode){ bits, 1, 1, 0, swz, 1 });
-    run_n(ctx, q, dev, 64, header, options, (mode){ 1, 1, 1, 1, 128, 0 });
-    run_n(ctx, q, dev, 64, header, options, (mode){ 1, 1, 1, 1, 32, 0 });
-    /* Swizzled tf32 (cl/09_wgmma.cl's SWZ): both operands K-major, each width, every N; then
+                          (mode){ bits, 1, 1, 0, swz, 1, 0 });
+    run_n(ctx, q, dev, 64, header, options, (mode){ 1, 1, 1, 1, 128, 0, 0 });
+    run_n(ctx, q, dev, 64, header, options, (mode){ 1, 1, 1, 1, 32, 0, 0 });
+    /* Swizzled tf32 (cl/10_wgmma_tma.cl's TF32 boxes): both operands K-major, each width, every N; then
      * values placed unswizzled under a swizzled descriptor, which must fail. */
     for (int swz = 32; swz <= 128; swz *= 2)
         for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
-            run_n(ctx, q, dev, ns[i], header, options, (mode){ 0, 0, 0, 0, swz, 1 });
-    run_n(ctx, q, dev, 64, header, options, (mode){ 0, 0, 0, 1, 64, 0 });
-    run_n(ctx, q, dev, 64, header, options, (mode){ 0, 0, 0, 1, 32, 0 });
+            run_n(ctx, q, dev, ns[i], header, options, (mode){ 0, 0, 0, 0, swz, 1, 0 });
+    run_n(ctx, q, dev, 64, header, options, (mode){ 0, 0, 0, 1, 64, 0, 0 });
+    run_n(ctx, q, dev, 64, header, options, (mode){ 0, 0, 0, 1, 32, 0, 0 });
     check_unsupported(ctx, dev);
     free(header);
     clReleaseCommandQueue(q);

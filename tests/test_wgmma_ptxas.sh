@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The real (non-emulated) path of cl/09_wgmma.cl, cl/09_wgmma_f16.cl and cl/wgmma.h, assembled without a GPU:
+# The real (non-emulated) path of cl/09_wgmma.cl, cl/10_wgmma_tma.cl and cl/mma/, assembled without a GPU:
 # clang compiles the kernel to PTX for NVPTX (OpenCL C, markers as comments), the PTX is made to
 # look like NVIDIA's OpenCL output (.target sm_90, .version 9.0 as driver 580 writes it), ptxas accepts it for sm_90
 # (the first build), tests/ptx_retarget_tool rewrites it, and ptxas must accept the result
@@ -33,49 +33,43 @@ def expand(name):
 sys.stdout.write(expand(sys.argv[2]))
 PY
 }
+merge() {  # -DKEY=VALUE words, a later KEY replacing an earlier one in place
+    printf '%s\n' "$@" | awk -F= 'NF { if (!($1 in at)) keys[at[$1] = ++n] = $1; v[$1] = $0 }
+        END { for (i = 1; i <= n; i++) printf "%s%s", (i > 1 ? " " : ""), v[keys[i]] }'
+}
 fail=0
-# The registry's default (64 x 256, BK 8, 4 stages), and the variants bench/gpu_wgmma_probe.sh
-# compares: a 64 x 128 and a 128-row (two warpgroups) tile, 16-wide K slices, no wgmma left in
-# flight, no rounding, three wgmma per k step, the narrowest wgmma.
-for params in "" "-DWAIT=0" "-DBK=16 -DSTAGES=2 -DWAIT=0" \
-        "-DBN=128 -DWGN=128 -DTN=8 -DBK=16 -DSTAGES=3" "-DBN=128 -DWGN=128 -DTN=8 -DBK=8 -DSTAGES=6" \
-        "-DBM=128 -DTM=16 -DBN=128 -DWGN=128 -DTN=4 -DBK=8 -DSTAGES=5" \
-        "-DBM=128 -DTM=16 -DBN=256 -DTN=8 -DSTAGES=3" "-DROUND=0" "-DBN=192 -DWGN=64 -DTN=12 -DSTAGES=5" \
-        "-DBN=128 -DWGN=16 -DTN=8 -DBK=16 -DSTAGES=3" \
-        "f16:-DBF16=0" "f16:-DBF16=1" "f16:-DBF16=0 -DWAIT=0 -DSTAGES=3" \
-        "f16:-DBF16=0 -DBM=128 -DTM=16 -DBN=128 -DWGN=128 -DTN=4 -DBK=16 -DSTAGES=4" \
-        "f16:-DBF16=1 -DBN=128 -DWGN=128 -DTN=8 -DBK=32 -DSTAGES=3" \
-        "f16:-DBF16=0 -DBM=128 -DTM=16 -DBN=256 -DTN=8 -DBK=16 -DSTAGES=3" \
-        "f16:-DBF16=0 -DBN=192 -DWGN=64 -DTN=12 -DSTAGES=4" "f16:-DBF16=0 -DBK=32 -DSTAGES=2 -DWAIT=0" \
-        "f16:-DBF16=0 -DBN=128 -DWGN=128 -DTN=8 -DBK=16 -DSTAGES=6" \
-        "f16:-DBF16=0 -DSWZ=32 -DBM=128 -DTM=16 -DBN=128 -DWGN=128 -DTN=4 -DBK=16 -DSTAGES=4" \
-        "f16:-DBF16=1 -DSWZ=64 -DBN=128 -DWGN=128 -DTN=8 -DBK=32 -DSTAGES=3 -DWAIT=0" \
-        "f16:-DBF16=0 -DSWZ=64 -DBM=128 -DTM=16 -DBN=128 -DWGN=128 -DTN=4 -DBK=32 -DSTAGES=2 -DWAIT=0" \
-        "f16:-DBF16=0 -DSWZ=128 -DBN=64 -DWGN=64 -DTN=4 -DBK=64 -DSTAGES=2 -DWAIT=0" \
-        "-DSWZ=32" "-DSWZ=64 -DBN=128 -DWGN=128 -DTN=8 -DBK=16 -DSTAGES=3" \
-        "-DSWZ=64 -DBM=128 -DTM=16 -DBN=128 -DWGN=128 -DTN=4 -DBK=16 -DSTAGES=2 -DWAIT=0" \
-        "-DSWZ=128 -DBN=64 -DWGN=64 -DTN=4 -DBK=32 -DSTAGES=2 -DWAIT=0" \
-        "tma:-DBF16=0" "tma:-DBF16=1 -DBK=32 -DSTAGES=2" "tma:-DBF16=0 -DBK=64 -DBM=64 -DBN=64 -DWGN=64 -DSTAGES=2" \
-        "tma:-DBF16=0 -DBM=64 -DBN=256 -DWGN=256 -DBK=16 -DSTAGES=4" \
-        "tma32:" "tma32:-DBM=128 -DBN=128 -DBK=16 -DSTAGES=2" "tma32:-DBM=64 -DBK=32 -DSTAGES=2" \
-        "tma32:-DSPLIT=1 -DBK=8 -DSTAGES=4" "tma32:-DSPLIT=1 -DBM=64 -DBN=128 -DBK=8 -DSTAGES=5" \
-        "tma32:-DSPLIT=1 -DBK=16 -DSTAGES=2" "tma32:-DSPLIT=1 -DPROMOTE=0 -DBK=8 -DSTAGES=4" \
-        "tma32:-DSPLIT=1 -DBK=8 -DSTAGES=4 -DSPLITTER=0 -DTHREADS=160" "tma32:-DBM=128 -DBN=128 -DBK=8 -DSTAGES=3 -DROUNDA=1 -DINFLIGHT=0" \
-        "tma32:-DBM=128 -DBN=128 -DBK=8 -DSTAGES=5 -DINFLIGHT=2" "tma:-DBF16=1 -DINFLIGHT=0" \
-        "tma:-DTF32=1 -DBK=8" "tma:-DTF32=1 -DBK=16 -DSTAGES=2" \
-        "tma:-DTF32=1 -DBM=128 -DBN=128 -DWGN=128 -DBK=8 -DSTAGES=5 -DTHREADS=288" \
-        "tma:-DTF32=1 -DBM=128 -DBN=256 -DBK=8 -DSTAGES=3 -DTHREADS=288" \
-        "tma:-DTF32=1 -DBN=64 -DWGN=64 -DBK=32 -DSTAGES=2" \
-        "tma:-DTF32=1 -DSPLIT=1 -DBN=64 -DWGN=64 -DBK=16 -DSTAGES=2" \
-        "tma:-DTF32=1 -DSPLIT=1 -DBM=128 -DBN=64 -DWGN=64 -DBK=8 -DSTAGES=2 -DTHREADS=288 -DINFLIGHT=0"; do
+# Step 9's unswizzled exploration tile (one warpgroup on 64 x 256, 16-deep slices four deep,
+# one wgmma group in flight) and step 10's within 48 KiB (one consumer on 64 x 256, BK 16):
+# the variants below are written from these.
+u9="-DBM=64 -DBN=256 -DWGN=256 -DBK=16 -DSTAGES=4 -DWAIT=1 -DSWZ=0"
+t10="-DBM=64 -DBN=256 -DWGN=256 -DBK=16 -DSTAGES=4 -DINFLIGHT=1"
+# "wg:" entries are cl/09_wgmma.cl (cp.async, m64nNk16, DTYPE 1 f16 / 2 bf16), "tma:" entries
+# cl/10_wgmma_tma.cl (TMA copies, mbarriers, producer warp; DTYPE 0 is TF32 on the packed
+# operands, SPLIT=1 tf32x3, PACKA only tells the host whether to round A).  Step 9's registry
+# default first: two warpgroups on 128 x 128, 32-deep 64-byte swizzled slices two deep.
+for params in "wg:" "wg:-DDTYPE=2" "wg:$u9" "wg:$u9 -DDTYPE=2" "wg:$u9 -DWAIT=0 -DSTAGES=3" \
+        "wg:$u9 -DBM=128 -DBN=128 -DWGN=128 -DBK=16 -DSTAGES=4" \
+        "wg:$u9 -DDTYPE=2 -DBN=128 -DWGN=128 -DBK=32 -DSTAGES=3" \
+        "wg:$u9 -DBM=128 -DBN=256 -DBK=16 -DSTAGES=3" \
+        "wg:$u9 -DBN=192 -DWGN=64 -DSTAGES=4" "wg:$u9 -DBK=32 -DSTAGES=2 -DWAIT=0" \
+        "wg:$u9 -DBN=128 -DWGN=128 -DBK=16 -DSTAGES=6" \
+        "wg:$u9 -DSWZ=32 -DBM=128 -DBN=128 -DWGN=128 -DBK=16 -DSTAGES=4" \
+        "wg:$u9 -DDTYPE=2 -DSWZ=64 -DBN=128 -DWGN=128 -DBK=32 -DSTAGES=3 -DWAIT=0" \
+        "wg:$u9 -DSWZ=128 -DBN=64 -DWGN=64 -DBK=64 -DSTAGES=2 -DWAIT=0" \
+        "tma:$t10" "tma:$t10 -DDTYPE=2 -DBK=32 -DSTAGES=2" "tma:$t10 -DDTYPE=2 -DINFLIGHT=0" \
+        "tma:$t10 -DBK=64 -DBN=64 -DWGN=64 -DSTAGES=2" \
+        "tma:$t10 -DDTYPE=0 -DBK=8 -DPACKA=0" "tma:$t10 -DDTYPE=0 -DSTAGES=2 -DPACKA=1" \
+        "tma:$t10 -DDTYPE=0 -DBM=128 -DBN=128 -DWGN=128 -DBK=8 -DSTAGES=5" \
+        "tma:$t10 -DDTYPE=0 -DBM=128 -DBK=8 -DSTAGES=3 -DPACKA=0" \
+        "tma:$t10 -DDTYPE=0 -DBN=64 -DWGN=64 -DBK=32 -DSTAGES=2" \
+        "tma:$t10 -DDTYPE=0 -DSPLIT=1 -DBN=64 -DWGN=64 -DBK=16 -DSTAGES=2" \
+        "tma:$t10 -DDTYPE=0 -DSPLIT=1 -DBM=128 -DBN=64 -DWGN=64 -DBK=8 -DSTAGES=2 -DINFLIGHT=0"; do
     # (No shapes beyond 48 KiB of local memory here: the CUDA toolkit's ptxas refuses more than
-    # 0xc000 bytes of static shared memory, where the driver's own compiler takes 227 KiB.)
-    # "f16:" entries are cl/09_wgmma_f16.cl (m64nNk16 on 16-bit operands), the others 09_wgmma.cl.
-    file=09_wgmma.cl
-    # "tma:" entries are cl/10_wgmma_tma.cl (TMA copies, mbarriers, producer warp).
-    case $params in f16:*) file=09_wgmma_f16.cl params=${params#f16:} ;;
-                    tma:*) file=10_wgmma_tma.cl params=${params#tma:} ;;
-                    tma32:*) file=10_wgmma_tma_tf32.cl params=${params#tma32:} ;; esac
+    # 0xc000 bytes of static shared memory, where the driver's own compiler takes 227 KiB; so
+    # neither step 10 registry default is among them.)
+    case $params in wg:*) file=09_wgmma.cl params=${params#wg:} ;;
+                    tma:*) file=10_wgmma_tma.cl params=${params#tma:} ;; esac
+    params=$(merge $params)
     { cat "$tmp/prelude.h"; expand $file; } > "$tmp/k.cl"
     # "inline" as static inline: clang may keep a plain C99 inline function out of line,
     # without a definition to link.  asm: clang's OpenCL mode spells it __asm__.
@@ -92,20 +86,22 @@ for params in "" "-DWAIT=0" "-DBK=16 -DSTAGES=2 -DWAIT=0" \
         { echo "FAIL [$params] post-pass:"; cat "$tmp/err"; fail=1; continue; }
     grep -q "^[[:space:]]*wgmma.mma_async.sync.aligned.m64n" "$tmp/sm90a.ptx" ||
         { echo "FAIL [$params] no wgmma instruction after the post-pass"; fail=1; continue; }
-    if [ $file = 10_wgmma_tma.cl ] && [[ $params == *-DTF32=1* ]]; then   # packed TF32: both K-major
+    if [[ $params == *-DDTYPE=0* ]]; then   # packed TF32: both operands K-major
         grep -qE "^[[:space:]]*wgmma.mma_async.sync.aligned.m64n[0-9]+k8.f32.tf32.tf32 .*, p, 1, 1;" \
             "$tmp/sm90a.ptx" ||
             { echo "FAIL [$params] no m64nNk8.f32.tf32.tf32"; fail=1; continue; }
-    elif [ $file = 09_wgmma_f16.cl ] || [ $file = 10_wgmma_tma.cl ]; then   # the 16-bit form, its type, B read N-major
-        case $params in *-DBF16=1*) ty=bf16 ;; *) ty=f16 ;; esac
+    else   # the 16-bit form, its type, B read N-major
+        case $params in *-DDTYPE=2*) ty=bf16 ;; *) ty=f16 ;; esac
         grep -qE "^[[:space:]]*wgmma.mma_async.sync.aligned.m64n[0-9]+k16.f32.$ty.$ty .*, p, 1, 1, 0, 1;" \
             "$tmp/sm90a.ptx" ||
             { echo "FAIL [$params] no m64nNk16.f32.$ty.$ty with B transposed"; fail=1; continue; }
     fi
-    case $params in   # swizzled: the arena 1024-byte aligned (the descriptors' base offset is 0)
-    *-DSWZ=*) grep -qE "^[[:space:]]*\.shared \.align 1024 " "$tmp/sm90a.ptx" ||
-        { echo "FAIL [$params] local arena not .align 1024"; grep "\.shared \.align" "$tmp/sm90a.ptx"; fail=1; continue; } ;;
-    esac
+    # swizzled (step 10 always, step 9 unless SWZ=0): the arena 1024-byte aligned (the
+    # descriptors' base offset is 0)
+    if [ $file = 10_wgmma_tma.cl ] || [[ " $params " != *" -DSWZ=0 "* ]]; then
+        grep -qE "^[[:space:]]*\.shared \.align 1024 " "$tmp/sm90a.ptx" ||
+            { echo "FAIL [$params] local arena not .align 1024"; grep "\.shared \.align" "$tmp/sm90a.ptx"; fail=1; continue; }
+    fi
     if ! "$ptxas" -arch=sm_90a -v "$tmp/sm90a.ptx" -o /dev/null > "$tmp/log" 2>&1; then
         echo "FAIL [$params] second build (sm_90a):"; head -20 "$tmp/log"; fail=1; continue
     fi
@@ -114,5 +110,20 @@ for params in "" "-DWAIT=0" "-DBK=16 -DSTAGES=2 -DWAIT=0" \
         echo "FAIL [$params] $info"; grep -iE "serializ|warning" "$tmp/log"; fail=1; continue
     fi
     echo "ok   $file [${params:-defaults}] $info"
+done
+# Step 9 takes 16-bit data only, and tf32x3 needs both operands packed: each must say so.
+for bad in "09_wgmma.cl:-DDTYPE=0:fp32 data runs step 10" \
+        "10_wgmma_tma.cl:$t10 -DDTYPE=0 -DSPLIT=1 -DPACKA=0:needs DTYPE 0 and PACKA 1"; do
+    IFS=: read -r file params want <<< "$bad"
+    params=$(merge $params)
+    { cat "$tmp/prelude.h"; expand $file; } > "$tmp/k.cl"
+    if "$clang" -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -march=sm_80 -O3 -S \
+            -Xclang -finclude-default-header -DCLGEMM_PTX_SM90A=1 -Dasm=__asm__ \
+            "-Dinline=static inline" $params -o "$tmp/k.ptx" "$tmp/k.cl" 2> "$tmp/err" ||
+            ! grep -q "$want" "$tmp/err"; then
+        echo "FAIL $file [$params] should stop with \"$want\""; head -5 "$tmp/err"; fail=1
+    else
+        echo "ok   $file [$params] refused: $want"
+    fi
 done
 exit $fail

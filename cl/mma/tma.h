@@ -24,7 +24,7 @@
 #define TMA_LOCAL_ADDR(p) ((uint)(size_t)(p))
 
 /* Kernels that emulate wgmma (CLGEMM_EMULATE_WGMMA=1, any OpenCL device) emulate the copies
- * too, in their own way (see cl/10_wgmma_tma.cl); nothing below is compiled for them. */
+ * too: tma_emu_load_2d at the end, in place of everything before it. */
 #ifndef CLGEMM_EMULATE_TMA
 #if defined(CLGEMM_EMULATE_WGMMA) && CLGEMM_EMULATE_WGMMA
 #define CLGEMM_EMULATE_TMA 1
@@ -92,6 +92,33 @@ inline int tma_bar_done(const uint bar, const uint parity)
     asm volatile("// @sm90a fence.proxy.tensormap::generic.acquire.gpu [%0], 128;"        \
                  ::"l"(map) : "memory")
 
-#endif /* !CLGEMM_EMULATE_TMA */
+#else /* CLGEMM_EMULATE_TMA */
+#include "mma/wgmma.h" /* wgmma_swz: the copy engine writes wgmma's swizzled layouts */
+
+/* What one TMA_LOAD_2D does, shared out over the work-group (every work-item calls it, and
+ * barriers around the calls stand in for the mbarrier, which a CPU device cannot spin on
+ * while another work-item of the same group completes it): the box of box_rows x box_cols
+ * values of `size` bytes (2 or 4) at column x, row y of the rows x cols matrix m (ld values
+ * between rows) lands at local byte address dst (relative to the arena) in rows of
+ * size * box_cols bytes, swizzled at swz bytes; the values outside the matrix are zeros. */
+inline void tma_emu_load_2d(__local uchar *arena, const uint dst, __global const uchar *m,
+                            const int ld, const int rows, const int cols, const int x,
+                            const int y, const int box_rows, const int box_cols,
+                            const int size, const uint swz, const int id, const int nthreads)
+{
+    for (int i = id; i < box_rows * box_cols; i += nthreads) {
+        const int r = i / box_cols, c = i % box_cols;
+        const bool in = y + r < rows && x + c < cols;
+        const size_t from = in ? (size_t)(y + r) * ld + (size_t)(x + c) : 0;
+        __local uchar *const to =
+            arena + wgmma_swz(dst + (uint)((r * box_cols + c) * size), swz);
+        if (size == 4)
+            *(__local uint *)to = in ? ((__global const uint *)m)[from] : 0u;
+        else
+            *(__local ushort *)to = in ? ((__global const ushort *)m)[from] : (ushort)0;
+    }
+}
+
+#endif /* CLGEMM_EMULATE_TMA */
 
 #endif

@@ -1,0 +1,117 @@
+/* The pre-pass of step 10's TF32 path (cl/10_wgmma_tma.cl with DTYPE 0): fp32 operands
+ * rewritten once, rounded to tf32, in the layout TF32 wgmma reads from local memory.
+ *
+ * Why: TF32 wgmma reads both operands from local memory K-major only (the transpose
+ * immediates exist for 16-bit types alone), and a TMA copy cannot transpose.  A (M x K,
+ * row-major) is K-major as it lies; B (K x N) is not.  So wgmma_tma_pack_bt writes B^T (N x K)
+ * into a scratch buffer, and the main kernel copies both operands by TMA into the same
+ * swizzle and reads both through descriptors.  Rounding is done on the way, to nearest
+ * (tf32_round, PTX cvt.rna semantics): the tensor core would only truncate what it reads.
+ * wgmma_tma_round_a does the same for A (PACKA = 1); without it the tensor core truncates A.
+ *
+ * With SPLIT = 1 (tf32x3) each output also holds the residuals lo = tf32(x - hi) of its
+ * values, hi = tf32(x), in the rows below them: rows N .. 2N - 1 of B^T, M .. 2M - 1 of A.
+ *
+ * Both kernels take (rows, cols, source, its offset, its ld, destination, its ld) in the
+ * order of their own loops, and need the source's rows to start on 16 bytes (offsets and
+ * leading dimensions multiples of 4) and the destination's ld a multiple of 4 (the host rounds
+ * K up to 4 values, 16 bytes, as the tensor maps need).  Needs SPLIT defined. */
+#ifndef CLGEMM_TF32_PACK_H
+#define CLGEMM_TF32_PACK_H
+
+#include "mma/tf32.h"
+
+/* Four values of one row at dst: a float4 store inside the matrix, else the first `left`
+ * of them (none where the row is outside). */
+inline void tf32_pack_store4(__global float *dst, const float4 v, const bool inside,
+                             const bool row_in, const int left)
+{
+    if (inside) {
+        *(__global float4 *)dst = v;
+    } else if (row_in) {
+        if (left > 0)
+            dst[0] = v.x;
+        if (left > 1)
+            dst[1] = v.y;
+        if (left > 2)
+            dst[2] = v.z;
+        if (left > 3)
+            dst[3] = v.w;
+    }
+}
+
+/* Bt (N x K, ldt values between rows) = B^T rounded to tf32.  Groups of 16 x 16 work-items
+ * move 64 x 64 tiles through local memory so that both the reads (along B's rows) and the
+ * writes (along Bt's rows) are coalesced 16-byte accesses; the extra column spreads the
+ * transposed reads of the tile over the banks.  Interior tiles use float4s.
+ * Launch: local (16, 16), global (16 * ceil(N / 64), 16 * ceil(K / 64)). */
+__kernel __attribute__((reqd_work_group_size(16, 16, 1)))
+void wgmma_tma_pack_bt(const int K, const int N, __global const float *restrict B,
+                       const int offB, const int ldb, __global float *restrict Bt, const int ldt)
+{
+    __local float tile[64][65];
+    const int tx = get_local_id(0), ty = get_local_id(1);
+    const int n0 = get_group_id(0) * 64, k0 = get_group_id(1) * 64;
+    const bool inside = n0 + 64 <= N && k0 + 64 <= K;
+    for (int r = ty; r < 64; r += 16) {
+        const int k = k0 + r, n = n0 + 4 * tx;
+        __global const float *src = B + offB + (size_t)k * ldb + n;
+        float4 v = (float4)(0.0f);
+        if (inside) {
+            v = *(__global const float4 *)src;
+        } else if (k < K) {
+            v.x = n < N ? src[0] : 0.0f;
+            v.y = n + 1 < N ? src[1] : 0.0f;
+            v.z = n + 2 < N ? src[2] : 0.0f;
+            v.w = n + 3 < N ? src[3] : 0.0f;
+        }
+        tile[r][4 * tx] = v.x;
+        tile[r][4 * tx + 1] = v.y;
+        tile[r][4 * tx + 2] = v.z;
+        tile[r][4 * tx + 3] = v.w;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int r = ty; r < 64; r += 16) {
+        const int n = n0 + r, k = k0 + 4 * tx;
+        const float4 x = (float4)(tile[4 * tx][r], tile[4 * tx + 1][r], tile[4 * tx + 2][r],
+                                  tile[4 * tx + 3][r]);
+        const float4 hi = tf32_round4(x);
+        tf32_pack_store4(Bt + (size_t)n * ldt + k, hi, inside, n < N, K - k);
+#if SPLIT /* the residuals, N rows further down */
+        tf32_pack_store4(Bt + (size_t)(N + n) * ldt + k, tf32_round4(x - hi), inside, n < N,
+                         K - k);
+#endif
+    }
+}
+
+/* Ar (M x K, ldr values between rows) = A rounded to tf32, four values per work-item
+ * (float4s where all four lie inside).
+ * Launch: local (32, 8), global (32 * ceil(K / 128), 8 * ceil(M / 8)). */
+__kernel __attribute__((reqd_work_group_size(32, 8, 1)))
+void wgmma_tma_round_a(const int M, const int K, __global const float *restrict A,
+                       const int offA, const int lda, __global float *restrict Ar, const int ldr)
+{
+    const int k = (get_group_id(0) * 32 + get_local_id(0)) * 4;
+    const int m = get_group_id(1) * 8 + get_local_id(1);
+    if (m >= M || k >= K)
+        return;
+    __global const float *src = A + offA + (size_t)m * lda + k;
+    __global float *dst = Ar + (size_t)m * ldr + k;
+    const bool inside = k + 4 <= K;
+    float4 x;
+    if (inside) {
+        x = *(__global const float4 *)src;
+    } else {
+        x.x = src[0];
+        x.y = k + 1 < K ? src[1] : 0.0f;
+        x.z = k + 2 < K ? src[2] : 0.0f;
+        x.w = k + 3 < K ? src[3] : 0.0f;
+    }
+    const float4 hi = tf32_round4(x);
+    tf32_pack_store4(dst, hi, inside, true, K - k);
+#if SPLIT /* the residuals, M rows further down */
+    tf32_pack_store4(dst + (size_t)M * ldr, tf32_round4(x - hi), inside, true, K - k);
+#endif
+}
+
+#endif
