@@ -95,25 +95,17 @@
 
 #define WGMMA_THREADS 128
 
-/* Probe knob for the GPU only (bench/gpu_wgmma_probe.sh): 1 swaps the LBO and SBO fields.
- * With the fields as documented (0) the emulation and, if the reading above is right, the
- * hardware agree; if only 1 passes on the GPU, the reading of "leading" and "stride" above is
- * wrong.  The emulation always decodes as documented, so 1 fails there. */
-#ifndef WGMMA_SWAP_LBO_SBO
-#define WGMMA_SWAP_LBO_SBO 0
-#endif
-
 /* A no-swizzle descriptor: addr is a local-memory address (see WGMMA_SETUP), lbo and sbo byte
  * offsets, all multiples of 16 and below 2^18. */
 inline ulong wgmma_desc(const uint addr, const uint lbo, const uint sbo)
 {
-    const uint l = WGMMA_SWAP_LBO_SBO ? sbo : lbo, s = WGMMA_SWAP_LBO_SBO ? lbo : sbo;
-    return (ulong)((addr & 0x3ffffu) >> 4) | ((ulong)((l >> 4) & 0x3fffu) << 16) |
-           ((ulong)((s >> 4) & 0x3fffu) << 32);
+    return (ulong)((addr & 0x3ffffu) >> 4) | ((ulong)((lbo >> 4) & 0x3fffu) << 16) |
+           ((ulong)((sbo >> 4) & 0x3fffu) << 32);
 }
 
 /* A descriptor with a swizzle mode (16-bit operands, and tf32 K-major with E = W / 4): swz
- * the swizzle width in bytes, 0 (none: as wgmma_desc), 32, 64 or 128, written as the layout type of bits 62-63 (sm_90:
+ * the swizzle width in bytes, 0 (none: as wgmma_desc), 32, 64 or 128, written as the layout
+ * type of bits 62-63 (sm_90:
  * 1 = 128B, 2 = 64B, 3 = 32B).  The base offset (bits 49-51) stays 0: every swizzle atom
  * must start at an address that is a multiple of 8 * swz (the pattern's repeat: 1024 bytes
  * for 128B), which the kernels get from a 1024-byte aligned arena and atom-sized regions.
