@@ -43,11 +43,13 @@ static const struct {
     const char *spec;
     unsigned dtypes;
 } extra_variants[] = {
-    /* step 8: another warp grid with a K slice longer than most K here; ldmatrix */
-    { "mma:BM=64,BN=64,BK=64,WM=32,WN=32,TM=8,TN=4", F32_ONLY | BITS16_ONLY },
+    /* step 8: another warp grid with a K slice longer than most K here (two such fp32
+     * slices would not fit 48 KiB); ldmatrix */
+    { "mma:BM=64,BN=64,BK=64,WM=32,WN=32,TM=8,TN=4", BITS16_ONLY },
+    { "mma:BM=64,BN=64,BK=32,WM=32,WN=32,TM=8,TN=4", F32_ONLY },
     { "mma:LDMATRIX=1", F32_ONLY },
-    /* step 9: a 64-row tile with four stages and one wgmma left in flight */
-    { "wgmma:BM=64,BN=128,WGN=128,BK=32,STAGES=4,WAIT=1", BITS16_ONLY },
+    /* step 9: a 64-row tile with three stages and one wgmma left in flight */
+    { "wgmma:BM=64,BN=128,WGN=128,BK=32,STAGES=3,WAIT=1", BITS16_ONLY },
     /* step 10, 16-bit: one consumer on 64 x 256 at BK 16, two on 128 x 128, three B panels
      * and three wgmmas per k step at BK 32, BK 64 (128-byte swizzle) in bands of 3 */
     { "wgmma_tma:BM=64,BN=256,BK=16,STAGES=4,INFLIGHT=1,GM=16", BITS16_ONLY },
