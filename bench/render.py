@@ -58,6 +58,8 @@ def clgemm_rows(doc, source):
     device, driver, shape and data type."""
     out = []
     for res in doc.get('results', []):
+        if 'rows' not in res:  # another tool's results (tf32_error.json): not clgemm's
+            continue
         for r in res.get('rows', []):
             out.append({'device': res['device'], 'platform': res.get('platform', ''),
                         'driver': res.get('driver', ''), 'M': res['M'], 'N': res['N'],
@@ -75,6 +77,8 @@ def sweep_rows(doc, source):
     """bench/sweep.py's old format: flat rows, cuBLAS rows among them."""
     rows, cublas = [], {}
     for r in doc.get('rows', []):
+        if 'algorithm' not in r:  # another tool's rows (cublas.json): not this format
+            continue
         if r['algorithm'].startswith('cublas'):
             if r.get('gflops'):
                 cublas[('fp32', r['M'], r['N'], r['K'])] = r['gflops']
