@@ -58,6 +58,12 @@ bad = [
     (['--size', '64', 'extra'], "unexpected argument 'extra'"),
     (['--algo'], '--algo needs a value'),
     (['--iters=x'], "bad --iters 'x'"), (['-x'], "unknown option '-x'"),
+    # tile parameters: an unknown or mis-cased key is refused with the keys there are
+    (['--algo', 'block_tiled:bm=64'], "unknown parameter 'bm' for block_tiled"),
+    (['--algo', 'tiled:FOO=3'], "unknown parameter 'FOO'"),
+    (['--algo', 'tiled:BM=x'], 'bad --algo'), (['--algo', 'warp_tiled:BM=99999'], 'range'),
+    # the names the steps-8-10 kernels had before they became one file per step
+    (['--algo', 'wgmma_tma_packed'], 'its kernel is wgmma_tma on fp32 data'),
 ]
 for args, needle in bad:
     rc, out, err = run('--device', 'pocl', *args) if '--device' not in args else run(*args)
