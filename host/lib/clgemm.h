@@ -245,6 +245,49 @@ CLGEMM_API clgemm_status clgemm_gemm_16bit(clgemm_context *ctx, const char *algo
                                            cl_mem C, size_t offC, size_t ldc,
                                            cl_command_queue queue, cl_event *event);
 
+/* ---- the general call: layouts, transposes, any leading dimension, batches ---------- */
+
+typedef enum clgemm_layout {
+    CLGEMM_ROW_MAJOR = 0, /* element (r, c) of a matrix at off + r * ld + c */
+    CLGEMM_COL_MAJOR = 1, /* element (r, c) at off + c * ld + r */
+} clgemm_layout;
+
+typedef enum clgemm_op {
+    CLGEMM_OP_N = 0, /* the operand as stored */
+    CLGEMM_OP_T = 1, /* its transpose: op(A) is M x K, so A is stored K x M */
+} clgemm_op;
+
+/* C[i] = alpha * op(A[i]) * op(B[i]) + beta * C[i] for i < batch.  Zero-initialise it and set
+ * what you use: the zero of every field is its plain default (row-major, N, N, one problem,
+ * fp32, auto).  Sizes, offsets, leading dimensions and strides count elements of the
+ * operand's type.  Every leading dimension must hold a stored row (row-major) or column
+ * (column-major) and every offset is allowed: a layout or alignment a kernel cannot read
+ * reaches it through a packing pre-pass, timed with the call (first/last events). */
+typedef struct clgemm_gemm_desc {
+    const char *algorithm; /* as clgemm_sgemm's ("name" or "name:KEY=V,..."); NULL: auto for
+                              fp32 data, "tensor_core" for 16-bit data */
+    clgemm_layout layout;  /* of A, B and C alike */
+    clgemm_op op_a, op_b;
+    size_t M, N, K;        /* op(A) is M x K, op(B) K x N, C M x N */
+    float alpha, beta;     /* beta == 0: C is not read */
+    clgemm_dtype ab_type;  /* of A and B: CLGEMM_F32, or CLGEMM_F16/BF16 bits in cl_ushort */
+    cl_mem A;
+    size_t off_a, ld_a, stride_a; /* stride: elements from A[i] to A[i+1]; 0: one A shared */
+    cl_mem B;
+    size_t off_b, ld_b, stride_b;
+    cl_mem C;              /* float */
+    size_t off_c, ld_c, stride_c; /* stride_c: C[i] must not overlap C[j] */
+    size_t batch;          /* 0 or 1: one problem */
+} clgemm_gemm_desc;
+
+/* Enqueues the whole call on `queue` (NULL: the context's).  Every field is checked before
+ * anything is enqueued: a bad one is CLGEMM_ERROR_INVALID_ARGUMENT with a message naming the
+ * field.  first and last (either may be NULL; release them) are the first and last commands
+ * enqueued, pre-passes and every problem of the batch included.  clgemm_sgemm,
+ * clgemm_sgemm_events and clgemm_gemm_16bit are this call with row-major, N, N, batch 1. */
+CLGEMM_API clgemm_status clgemm_gemm(clgemm_context *ctx, const clgemm_gemm_desc *desc,
+                                     cl_command_queue queue, cl_event *first, cl_event *last);
+
 /* The directory of the on-disk kernel cache, or NULL when the cache is off. */
 CLGEMM_API const char *clgemm_cache_dir(void);
 
