@@ -32,6 +32,7 @@ typedef struct spec {
     clgemm_dtype dtype;
     float alpha, beta;
     bool wrapper;         /* through clgemm_sgemm_events / clgemm_gemm_16bit */
+    bool coarse;          /* values in quarters, -1..1: exact in tf32, every sum exact */
     cl_command_queue queue;
 } spec;
 
@@ -43,10 +44,11 @@ typedef struct operand {
 } operand;
 
 static uint32_t rng = 12345;
-static float uniform(void)
+static float uniform(bool coarse)
 {
     rng = rng * 1664525u + 1013904223u;
-    return (float)((rng >> 8) & 0xffff) / 32768.0f - 1.0f;
+    return coarse ? (float)((int)((rng >> 8) % 9) - 4) / 4.0f
+                  : (float)((rng >> 8) & 0xffff) / 32768.0f - 1.0f;
 }
 
 /* The element index of op(X)(i, j) of batch entry b. */
@@ -126,7 +128,7 @@ static int run(const spec *s)
             for (size_t i = 0; i < ops[o]->rows; i++)
                 for (size_t j = 0; j < ops[o]->cols; j++) {
                     const size_t k = at(ops[o], s->layout, e, i, j);
-                    float v = uniform();
+                    float v = uniform(s->coarse);
                     if (h) {
                         bits[o][k] = clgemm_float_to_16bit(v, s->dtype);
                         v = clgemm_16bit_to_float(bits[o][k], s->dtype);
@@ -137,7 +139,7 @@ static int run(const spec *s)
         for (size_t e = 0; e < batch; e++)
             for (size_t i = 0; i < s->M; i++)
                 for (size_t j = 0; j < s->N; j++)
-                    c[at(&C, s->layout, e, i, j)] = uniform();
+                    c[at(&C, s->layout, e, i, j)] = uniform(s->coarse);
     memcpy(c0, c, C.elems * 4);
     cl_mem dA = h ? upload(a16, A.elems * 2) : upload(a, A.elems * 4);
     cl_mem dB = h ? upload(b16, B.elems * 2) : upload(b, B.elems * 4);
@@ -381,6 +383,15 @@ int main(void)
     h.dtype = CLGEMM_F16;
     static const char *const mma[] = { "mma" };
     sweep("16-bit inputs on the emulated mma", h, awkward, 1, mma, 1, 2);
+
+    /* Step 10's own TF32 pre-pass (B^T and A rounded into its scratch) reads what the layout
+     * pre-pass packed; step 9 reads 16-bit operands at multiples of 8.  Both emulated. */
+    spec t = base;
+    t.coarse = true;
+    static const char *const tma[] = { "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2" };
+    sweep("fp32 as TF32 on the emulated wgmma_tma (exact inputs)", t, awkward, 1, tma, 1, 2);
+    static const char *const wg[] = { "wgmma:BM=64,BN=64,WGN=64,BK=32" };
+    sweep("16-bit inputs on the emulated wgmma", h, awkward, 1, wg, 1, 1);
 
     /* The fixed-layout wrappers pack misaligned operands now, rather than refusing them. */
     const int before = failures;
