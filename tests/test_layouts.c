@@ -33,6 +33,7 @@ typedef struct spec {
     float alpha, beta;
     bool wrapper;         /* through clgemm_sgemm_events / clgemm_gemm_16bit */
     bool coarse;          /* values in quarters, -1..1: exact in tf32, every sum exact */
+    int commands;         /* 1: the GEMM alone (first == last); 2: a pre-pass too; 0: either */
     cl_command_queue queue;
 } spec;
 
@@ -180,6 +181,9 @@ static int run(const spec *s)
                                                NULL) != CL_SUCCESS || t0 > t1))) {
             snprintf(why, sizeof why, "events: first %p last %p, %llu > %llu", (void *)first,
                      (void *)last, (unsigned long long)t0, (unsigned long long)t1);
+            bad = 1;
+        } else if ((s->commands == 1 && first != last) || (s->commands == 2 && first == last)) {
+            snprintf(why, sizeof why, "%s", s->commands == 1 ? "a pre-pass ran" : "no pre-pass");
             bad = 1;
         }
     }
@@ -373,6 +377,24 @@ int main(void)
     /* Sizes every kernel reads in place when row-major N N: the pre-pass only for the rest. */
     static const size_t aligned[1][3] = { { 48, 40, 24 } };
     sweep("fp32 aligned sizes", base, aligned, 1, simt + 1, 2, 1);
+
+    /* Which calls pay for a pre-pass: none for row-major N N or column-major N N with aligned
+     * offsets and leading dimensions (the swap moves no data); a transpose does. */
+    const int f1 = failures;
+    spec one = base;
+    one.M = 48, one.N = 40, one.K = 24;
+    one.algorithm = "block_tiled_vectorized";
+    for (int l = 0; l < 2; l++) {
+        one.layout = (clgemm_layout)l;
+        one.op_a = CLGEMM_OP_N;
+        one.commands = 1;
+        run(&one);
+        one.op_a = CLGEMM_OP_T;
+        one.commands = 2;
+        run(&one);
+    }
+    printf("%s aligned N N runs the GEMM alone, in both layouts; op T adds a pre-pass\n",
+           failures > f1 ? "FAIL" : "ok  ");
 
     spec batched = base;
     batched.batch = 3;
