@@ -22,17 +22,28 @@ WARMUP = 3
 
 
 def parse_job(text):
-    """'mode:N' or 'mode:MxNxK' -> (mode, M, N, K)."""
-    mode, _, size = text.partition(':')
+    """'mode:N' or 'mode:MxNxK', optionally ':TRANS' (NN, NT, TN, TT: each operand stored
+    transposed, as clgemm --trans) and ':bBATCH' (torch.bmm over a strided batch)
+    -> (mode, M, N, K, trans, batch)."""
+    mode, _, rest = text.partition(':')
+    size, _, rest = rest.partition(':')
+    trans, batch = 'NN', 1
+    for part in rest.split(':') if rest else []:
+        if part in ('NN', 'NT', 'TN', 'TT'):
+            trans = part
+        elif part.startswith('b') and part[1:].isdigit() and int(part[1:]) >= 1:
+            batch = int(part[1:])
+        else:
+            raise ValueError('bad part %r in %r' % (part, text))
     if mode not in MODES or not size:
-        raise ValueError('bad job %r: expected MODE:N or MODE:MxNxK, MODE one of %s'
-                         % (text, ', '.join(MODES)))
+        raise ValueError('bad job %r: expected MODE:N or MODE:MxNxK[:TRANS][:bBATCH], MODE one '
+                         'of %s' % (text, ', '.join(MODES)))
     dims = [int(x) for x in size.split('x')]
     if len(dims) == 1:
         dims *= 3
     if len(dims) != 3 or min(dims) < 1:
         raise ValueError('bad size in %r' % text)
-    return (mode, *dims)
+    return (mode, *dims, trans, batch)
 
 
 def unavailable():
@@ -46,13 +57,21 @@ def unavailable():
     return None
 
 
-def time_matmul(M, N, K, mode, runs=RUNS):
-    """Median and minimum milliseconds of one M x N x K torch.matmul in `mode`."""
+def time_matmul(M, N, K, mode, runs=RUNS, trans='NN', batch=1):
+    """Median and minimum milliseconds of one M x N x K torch.matmul in `mode` (a batch:
+    torch.bmm); an operand stored transposed is passed as a transposed view, which cuBLAS
+    reads in place."""
     import torch
     torch.backends.cuda.matmul.allow_tf32 = mode == 'tf32'
     dtype = {'f16': torch.float16, 'bf16': torch.bfloat16}.get(mode, torch.float32)
-    a = (torch.rand(M, K, device='cuda') * 2 - 1).to(dtype)
-    b = (torch.rand(K, N, device='cuda') * 2 - 1).to(dtype)
+    lead = (batch,) if batch > 1 else ()
+
+    def operand(rows, cols, t):
+        x = (torch.rand(*lead, *((cols, rows) if t else (rows, cols)), device='cuda') * 2 - 1)
+        x = x.to(dtype)
+        return x.transpose(-1, -2) if t else x
+    a = operand(M, K, trans[0] == 'T')
+    b = operand(K, N, trans[1] == 'T')
     for _ in range(WARMUP):
         torch.matmul(a, b)
     torch.cuda.synchronize()
@@ -80,13 +99,15 @@ def measure(jobs):
     doc = {'measured': True, 'tool': 'torch.matmul (cuBLAS), CUDA events',
            'torch': torch.__version__, 'cuda': torch.version.cuda,
            'device': torch.cuda.get_device_name(), 'warmup': WARMUP, 'rows': []}
-    for mode, M, N, K in jobs:
-        med, low, runs = time_matmul(M, N, K, mode)
-        doc['rows'].append({'mode': mode, 'M': M, 'N': N, 'K': K, 'ms_median': med,
-                            'ms_min': low, 'runs': runs,
-                            'gflops': 2.0 * M * N * K / med / 1e6})
-        sys.stderr.write('cublas: %-4s %dx%dx%d  %.3f ms  %.0f GFLOP/s\n'
-                         % (mode, M, N, K, med, doc['rows'][-1]['gflops']))
+    for mode, M, N, K, trans, batch in jobs:
+        med, low, runs = time_matmul(M, N, K, mode, trans=trans, batch=batch)
+        row = {'mode': mode, 'M': M, 'N': N, 'K': K, 'ms_median': med, 'ms_min': low,
+               'runs': runs, 'gflops': 2.0 * M * N * K * batch / med / 1e6}
+        if trans != 'NN' or batch > 1:
+            row.update(trans=trans, batch=batch)
+        doc['rows'].append(row)
+        sys.stderr.write('cublas: %-4s %dx%dx%d %s batch %d  %.3f ms  %.0f GFLOP/s\n'
+                         % (mode, M, N, K, trans, batch, med, row['gflops']))
     return doc
 
 

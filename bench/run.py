@@ -44,9 +44,12 @@ class Case:
     """One clgemm process: a file name, a size (None: clgemm's default), a data type, the
     algorithms (none: every one), and the cuBLAS modes that go beside it."""
 
-    def __init__(self, name, size, algos, dtype=None, cublas=('fp32',)):
+    def __init__(self, name, size, algos, dtype=None, cublas=('fp32',), flags=(), trans='NN',
+                 batch=1):
         self.name, self.size, self.algos, self.dtype, self.cublas = \
             name, size, algos, dtype, cublas
+        # layouts preset: clgemm's own flags, and what cuBLAS runs beside them
+        self.flags, self.trans, self.batch = list(flags), trans, batch
 
     def command(self, args):
         cmd = [args.clgemm, '--format', 'json']
@@ -60,7 +63,7 @@ class Case:
             cmd += ['--algo', a]
         if args.iters:
             cmd += ['--iters', str(args.iters)]
-        return cmd + args.extra
+        return cmd + self.flags + args.extra
 
 
 def preset_cases(preset, sizes=None):
@@ -83,6 +86,30 @@ def preset_cases(preset, sizes=None):
                     Case('f16_' + s, s, b16, dtype='f16', cublas=('f16',)),
                     Case('bf16_' + s, s, b16, dtype='bf16', cublas=('bf16',))]
         return out
+    if preset == 'layouts':
+        # Every transpose and both layouts at 4096 (fp32 auto, TF32, bf16); tight leading
+        # dimensions at odd sizes; attention-sized strided batches.
+        out = []
+        for s in sizes or ['4096']:
+            for layout in ('row', 'col'):
+                for t in ('NN', 'NT', 'TN', 'TT'):
+                    flags = ['--layout', layout, '--trans', t]
+                    tag = '%s_%s_%s' % (layout, t, s)
+                    out += [Case('f32_' + tag, s, ['auto', 'tensor_core'], flags=flags,
+                                 cublas=('fp32', 'tf32'), trans=t),
+                            Case('bf16_' + tag, s, ['tensor_core'], dtype='bf16', flags=flags,
+                                 cublas=('bf16',), trans=t)]
+        for s in ['4095', '1000x3000x777']:
+            for pad in ('0', None):
+                out.append(Case('f32_%s_ldpad%s' % (s, pad or 'default'), s,
+                                ['auto', 'tensor_core'], flags=['--ld-pad', pad] if pad else [],
+                                cublas=('fp32', 'tf32')))
+        for b, s in (('64', '512x512x64'), ('512', '128x128x64')):
+            out += [Case('f32_batch%s_%s' % (b, s), s, ['auto', 'tensor_core'],
+                         flags=['--batch', b], cublas=('fp32', 'tf32'), batch=int(b)),
+                    Case('bf16_batch%s_%s' % (b, s), s, ['tensor_core'], dtype='bf16',
+                         flags=['--batch', b], cublas=('bf16',), batch=int(b))]
+        return out
     if preset == 'sizes':
         return each(SIZES, lambda s: Case('f32_' + s, s,
                                           ['block_tiled', 'block_tiled_vectorized',
@@ -91,7 +118,8 @@ def preset_cases(preset, sizes=None):
 
 
 PRESETS = {'quick': ['quick'], 'progression': ['progression'], 'tensor': ['tensor'],
-           'sizes': ['sizes'], 'readme': ['quick', 'progression', 'tensor']}
+           'sizes': ['sizes'], 'layouts': ['layouts'],
+           'readme': ['quick', 'progression', 'tensor']}
 
 
 def say(text):
@@ -167,14 +195,14 @@ def cublas_jobs(cases, docs):
             shapes = [tuple(d * 3 if len(d) == 1 else d)]
         for shape in shapes:
             for mode in case.cublas:
-                if (mode, *shape) not in jobs:
-                    jobs.append((mode, *shape))
+                if (mode, *shape, case.trans, case.batch) not in jobs:
+                    jobs.append((mode, *shape, case.trans, case.batch))
     return jobs
 
 
 def run_cublas(jobs, folder, dry):
     cmd = [sys.executable, os.path.relpath(os.path.join(ROOT, 'bench', 'cublas.py'))] + \
-        ['%s:%dx%dx%d' % j for j in jobs]
+        ['%s:%dx%dx%d:%s:b%d' % j for j in jobs]
     if dry:
         print(shlex.join(cmd[1:]) + '  > %s/cublas.json' % folder)
         return None
