@@ -133,6 +133,7 @@ static clgemm_status new_context(const char *fn, const device_info *dev, cl_cont
     ctx->ctx = c;
     ctx->queue = q;
     pthread_mutex_init(&ctx->build, NULL);
+    layout_init(&ctx->layout);
     *out = ctx;
     return api_ok();
 }
@@ -225,6 +226,7 @@ void clgemm_close(clgemm_context *ctx)
     if (!ctx)
         return;
     api_plans_release(ctx);
+    layout_release(&ctx->layout);
     pthread_mutex_destroy(&ctx->build);
     clReleaseCommandQueue(ctx->queue);
     clReleaseContext(ctx->ctx);

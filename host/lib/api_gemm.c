@@ -1,6 +1,7 @@
-/* The public API (clgemm.h), second half: algorithms by name, plans, and the GEMM calls.
- * clgemm_sgemm, clgemm_gemm_16bit and clgemm_resolve share one choice (choose()), so that
- * resolve names exactly what the GEMM would run for the same operands. */
+/* The public API (clgemm.h), second half: algorithms by name, plans, and the fixed-layout
+ * GEMM calls, thin wrappers of the general call (gemm_call.c).  Every GEMM and
+ * clgemm_resolve share one choice (api_choose()), so that resolve names exactly what the
+ * GEMM would run for the same problem. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,11 +112,11 @@ static bool is_fp32(const char *algorithm)
 }
 
 /* What the GEMM runs: with parameters given, exactly that; else the tuned variant near this
- * size if it accepts the operands, then the name itself; with no name (fp32 only), the
- * progression from its last fp32 step down, the first that runs on these operands. */
-static clgemm_status choose(const char *fn, clgemm_context *ctx, const char *algorithm,
-                            clgemm_dtype dtype, size_t M, size_t N, size_t K, gemm_operand a,
-                            gemm_operand b, gemm_operand c, struct ctx_plan **out)
+ * size, then the name itself; with no name (fp32 only), the progression from its last fp32
+ * step down, the first that runs on this device.  Operands the kernel cannot read where they
+ * lie are packed for it (layout.h): offsets and leading dimensions play no part. */
+clgemm_status api_choose(const char *fn, clgemm_context *ctx, const char *algorithm,
+                         clgemm_dtype dtype, size_t M, size_t N, size_t K, struct ctx_plan **out)
 {
     errbuf e = { "" };
     const algo_def *algo;
@@ -129,7 +130,7 @@ static clgemm_status choose(const char *fn, clgemm_context *ctx, const char *alg
             : NULL;
     if (t && (algo = algo_find(t->algorithm)) && gemm_params_check(algo, t->params, &e) == 0) {
         struct ctx_plan *q = plan_for(ctx, algo, dtype, t->params);
-        if (q && q->status == PLAN_OK && gemm_plan_accepts(&q->plan, a, b, c, &e)) {
+        if (q && q->status == PLAN_OK) {
             *out = q;
             return CLGEMM_SUCCESS;
         }
@@ -142,8 +143,6 @@ static clgemm_status choose(const char *fn, clgemm_context *ctx, const char *alg
             return api_fail(fn, CLGEMM_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
         if (p->status != PLAN_OK)
             return plan_status_to_api(fn, p, algorithm);
-        if (!gemm_plan_accepts(&p->plan, a, b, c, &e))
-            return api_fail(fn, CLGEMM_ERROR_UNSUPPORTED, "%s: %s", algorithm, e.msg);
         *out = p;
         return CLGEMM_SUCCESS;
     }
@@ -153,7 +152,7 @@ static clgemm_status choose(const char *fn, clgemm_context *ctx, const char *alg
         if (all[i].desc.step == 0 || strcmp(all[i].desc.precision, "fp32") != 0)
             continue; /* no change of arithmetic unasked */
         struct ctx_plan *q = plan_for(ctx, &all[i], dtype, "");
-        if (q && q->status == PLAN_OK && gemm_plan_accepts(&q->plan, a, b, c, &e)) {
+        if (q && q->status == PLAN_OK) {
             *out = q;
             return CLGEMM_SUCCESS;
         }
@@ -237,85 +236,6 @@ static clgemm_status prepare(const char *fn, clgemm_context *ctx, const char *al
     return plan_status_to_api(fn, p, algorithm);
 }
 
-/* The operand must fit 32-bit indexing and its buffer (of elements of `elem` bytes). */
-static clgemm_status check_operand(const char *fn, const char *what, cl_mem buf, size_t off,
-                                   size_t ld, size_t rows, size_t cols, size_t elem,
-                                   gemm_operand *out)
-{
-    if (!buf)
-        return api_fail(fn, CLGEMM_ERROR_INVALID_ARGUMENT, "%s: NULL buffer", what);
-    if (ld < cols)
-        return api_fail(fn, CLGEMM_ERROR_INVALID_ARGUMENT,
-                        "%s: leading dimension %zu < %zu columns", what, ld, cols);
-    if (rows > INT_MAX || ld > INT_MAX || off > INT_MAX || cols > (size_t)INT_MAX - off ||
-        (rows - 1) > ((size_t)INT_MAX - off - cols) / ld)
-        return api_fail(fn, CLGEMM_ERROR_INVALID_ARGUMENT,
-                        "%s: more than 2^31 elements, beyond 32-bit indexing", what);
-    size_t need = (off + (rows - 1) * ld + cols) * elem, have = 0;
-    cl_int err = clGetMemObjectInfo(buf, CL_MEM_SIZE, sizeof have, &have, NULL);
-    if (err != CL_SUCCESS)
-        return api_fail(fn, CLGEMM_ERROR_INVALID_ARGUMENT, "%s: clGetMemObjectInfo failed: %s",
-                        what, cl_error_name(err));
-    if (have < need)
-        return api_fail(fn, CLGEMM_ERROR_INVALID_ARGUMENT, "%s: buffer has %zu bytes, needs %zu",
-                        what, have, need);
-    *out = (gemm_operand){ buf, (int)off, (int)ld };
-    return CLGEMM_SUCCESS;
-}
-
-/* The bytes an operand spans, in terms of its root buffer (a sub-buffer's parent). */
-typedef struct span {
-    cl_mem root;
-    size_t first, end;
-} span;
-
-static span span_of(cl_mem buf, size_t off, size_t ld, size_t rows, size_t cols, size_t elem)
-{
-    span s = { buf, off * elem, (off + (rows - 1) * ld + cols) * elem };
-    cl_mem parent = NULL;
-    size_t origin = 0;
-    if (clGetMemObjectInfo(buf, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL) ==
-            CL_SUCCESS &&
-        parent &&
-        clGetMemObjectInfo(buf, CL_MEM_OFFSET, sizeof origin, &origin, NULL) == CL_SUCCESS) {
-        s.root = parent;
-        s.first += origin;
-        s.end += origin;
-    }
-    return s;
-}
-
-/* C is written while A and B are read: a C that shares bytes with either gives garbage
- * (rows read after other groups wrote them), so it is refused. */
-static bool spans_overlap(span x, span y)
-{
-    return x.root == y.root && x.first < y.end && y.first < x.end;
-}
-
-/* The checks every GEMM call makes: sizes, each operand's buffer, offset and leading
- * dimension (A and B of elem_ab bytes, C of floats), and C apart from A and B. */
-static clgemm_status validate_problem(const char *fn, size_t M, size_t N, size_t K, cl_mem A,
-                                      size_t offA, size_t lda, cl_mem B, size_t offB,
-                                      size_t ldb, cl_mem C, size_t offC, size_t ldc,
-                                      size_t elem_ab, gemm_operand *a, gemm_operand *b,
-                                      gemm_operand *c)
-{
-    if (M < 1 || N < 1 || K < 1 || M > INT_MAX || N > INT_MAX || K > INT_MAX)
-        return api_fail(fn, CLGEMM_ERROR_INVALID_ARGUMENT,
-                        "sizes must be 1..2^31-1, got %zux%zux%zu", M, N, K);
-    clgemm_status st;
-    if ((st = check_operand(fn, "A", A, offA, lda, M, K, elem_ab, a)) != CLGEMM_SUCCESS ||
-        (st = check_operand(fn, "B", B, offB, ldb, K, N, elem_ab, b)) != CLGEMM_SUCCESS ||
-        (st = check_operand(fn, "C", C, offC, ldc, M, N, sizeof(float), c)) != CLGEMM_SUCCESS)
-        return st;
-    const span sc = span_of(C, offC, ldc, M, N, sizeof(float));
-    if (spans_overlap(sc, span_of(A, offA, lda, M, K, elem_ab)))
-        return api_fail(fn, CLGEMM_ERROR_INVALID_ARGUMENT, "C overlaps A in the same buffer");
-    if (spans_overlap(sc, span_of(B, offB, ldb, K, N, elem_ab)))
-        return api_fail(fn, CLGEMM_ERROR_INVALID_ARGUMENT, "C overlaps B in the same buffer");
-    return CLGEMM_SUCCESS;
-}
-
 /* What clgemm_resolve writes: a name that runs the same kernel with the same parameters. */
 static clgemm_status describe(const char *fn, const struct ctx_plan *p, char *out, size_t size)
 {
@@ -338,9 +258,9 @@ static clgemm_status describe(const char *fn, const struct ctx_plan *p, char *ou
 }
 
 static clgemm_status resolve(const char *fn, clgemm_context *ctx, const char *algorithm,
-                             clgemm_dtype dtype, size_t M, size_t N, size_t K,
-                                      size_t offA, size_t lda, size_t offB, size_t ldb,
-                                      size_t offC, size_t ldc, char *out, size_t size)
+                             clgemm_dtype dtype, size_t M, size_t N, size_t K, size_t offA,
+                             size_t lda, size_t offB, size_t ldb, size_t offC, size_t ldc,
+                             char *out, size_t size)
 {
     if (!ctx || !out || size == 0)
         return api_fail(fn, CLGEMM_ERROR_INVALID_ARGUMENT, "NULL argument");
@@ -353,11 +273,10 @@ static clgemm_status resolve(const char *fn, clgemm_context *ctx, const char *al
         offC > INT_MAX)
         return api_fail(fn, CLGEMM_ERROR_INVALID_ARGUMENT, "sizes, offsets and leading "
                         "dimensions must be below 2^31 (sizes at least 1)");
-    /* Only the alignment of offsets and leading dimensions matters to the choice. */
-    const gemm_operand a = { NULL, (int)offA, (int)lda }, b = { NULL, (int)offB, (int)ldb },
-                       c = { NULL, (int)offC, (int)ldc };
+    /* Offsets and leading dimensions decide only whether operands are packed, not what
+     * runs after packing. */
     struct ctx_plan *p = NULL;
-    clgemm_status st = choose(fn, ctx, algorithm, dtype, M, N, K, a, b, c, &p);
+    clgemm_status st = api_choose(fn, ctx, algorithm, dtype, M, N, K, &p);
     if (st != CLGEMM_SUCCESS)
         return st;
     return describe(fn, p, out, size);
@@ -379,32 +298,19 @@ clgemm_status clgemm_resolve(clgemm_context *ctx, const char *algorithm, size_t 
     return resolve(__func__, ctx, algorithm, CLGEMM_F32, M, N, K, 0, K, 0, N, 0, N, out, size);
 }
 
+/* The fixed-layout calls: row-major, N, N, one problem. */
 static clgemm_status run(const char *fn, clgemm_context *ctx, const char *algorithm,
                          clgemm_dtype dtype, size_t M, size_t N, size_t K, float alpha,
                          cl_mem A, size_t offA, size_t lda, cl_mem B, size_t offB, size_t ldb,
                          float beta, cl_mem C, size_t offC, size_t ldc, cl_command_queue queue,
                          cl_event *first, cl_event *last)
 {
-    if (!ctx)
-        return api_fail(fn, CLGEMM_ERROR_INVALID_ARGUMENT, "NULL context");
-    gemm_operand a, b, c;
-    const size_t elem = dtype == CLGEMM_F32 ? sizeof(float) : sizeof(cl_ushort);
-    clgemm_status st = validate_problem(fn, M, N, K, A, offA, lda, B, offB, ldb, C, offC, ldc,
-                                        elem, &a, &b, &c);
-    if (st != CLGEMM_SUCCESS)
-        return st;
-    struct ctx_plan *p = NULL;
-    if ((st = choose(fn, ctx, algorithm, dtype, M, N, K, a, b, c, &p)) != CLGEMM_SUCCESS)
-        return st;
-    errbuf e = { "" };
-    gemm_shape s = { (int)M, (int)N, (int)K };
-    pthread_mutex_lock(&p->enqueue);
-    int rc = gemm_enqueue(&p->plan, queue ? queue : ctx->queue, s, alpha, a, b, beta, c, first,
-                          last, &e);
-    pthread_mutex_unlock(&p->enqueue);
-    if (rc != 0)
-        return api_fail(fn, CLGEMM_ERROR_OPENCL, "%s", e.msg);
-    return api_ok();
+    const clgemm_gemm_desc d = { .algorithm = algorithm, .M = M, .N = N, .K = K,
+                                 .alpha = alpha, .beta = beta, .ab_type = dtype,
+                                 .A = A, .off_a = offA, .ld_a = lda,
+                                 .B = B, .off_b = offB, .ld_b = ldb,
+                                 .C = C, .off_c = offC, .ld_c = ldc };
+    return gemm_call(fn, ctx, &d, queue, first, last);
 }
 
 clgemm_status clgemm_sgemm(clgemm_context *ctx, const char *algorithm, size_t M, size_t N,
@@ -435,7 +341,7 @@ clgemm_status clgemm_gemm_16bit(clgemm_context *ctx, const char *algorithm, clge
     if (dtype != CLGEMM_F16 && dtype != CLGEMM_BF16)
         return api_fail(__func__, CLGEMM_ERROR_INVALID_ARGUMENT,
                         "dtype must be CLGEMM_F16 or CLGEMM_BF16 (fp32 data: clgemm_sgemm)");
-    /* No fallback: a wrong guess would change the arithmetic. */
-    return run(__func__, ctx, algorithm ? algorithm : "tensor_core", dtype, M, N, K, alpha, A,
-               offA, lda, B, offB, ldb, beta, C, offC, ldc, queue, NULL, event);
+    /* algorithm NULL: tensor_core (gemm_call), never a guess that changes the arithmetic. */
+    return run(__func__, ctx, algorithm, dtype, M, N, K, alpha, A, offA, lda, B, offB, ldb,
+               beta, C, offC, ldc, queue, NULL, event);
 }

@@ -8,6 +8,7 @@
 #include "clgemm.h"
 #include "device.h"
 #include "gemm.h"
+#include "layout.h"
 
 /* One built variant of an algorithm: registry row + element type + parameter overrides.
  * Nodes never move once made (threads hold pointers to them), so they form a list. */
@@ -29,6 +30,7 @@ struct clgemm_context {
     cl_command_queue queue;
     pthread_mutex_t build; /* one build at a time, each variant built once */
     struct ctx_plan *plans;
+    layout_pass layout;    /* the layout pre-pass kernels, built at the first call needing them */
 };
 
 /* Sets the calling thread's clgemm_last_error() to "fn: message" and returns st. */
@@ -39,5 +41,16 @@ clgemm_status api_ok(void);
 
 /* Releases every plan of the context (clgemm_close). */
 void api_plans_release(clgemm_context *ctx);
+
+/* The plan that runs a row-major M x N x K problem for `algorithm` (NULL: auto, fp32 only):
+ * tuned, named or the progression's (api_gemm.c).  Operands it cannot read where they lie
+ * are packed for it (layout.h), so their alignment plays no part in the choice. */
+clgemm_status api_choose(const char *fn, clgemm_context *ctx, const char *algorithm,
+                         clgemm_dtype dtype, size_t M, size_t N, size_t K, struct ctx_plan **out);
+
+/* The general call (gemm_call.c) behind clgemm_gemm and its wrappers; fn names the public
+ * function called in messages. */
+clgemm_status gemm_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_desc *desc,
+                        cl_command_queue queue, cl_event *first, cl_event *last);
 
 #endif

@@ -13,11 +13,12 @@ static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
  * buffer per GEMM costs a first touch of new memory on every call.  Reuse is safe only
  * where the next GEMM cannot start before the last one has read them: the same in-order
  * queue (held, so that its handle cannot come back as another queue's); on any other queue
- * the plan takes new buffers and lets the old ones go when their commands are done. */
+ * the plan takes new buffers and lets the old ones go when their commands are done.  The
+ * layout pre-pass (layout.c) keeps its packed operands in the same slots. */
 struct plan_scratch {
     cl_command_queue queue;
-    cl_mem buf[2]; /* B^T, and A rounded */
-    size_t bytes[2];
+    cl_mem buf[SCRATCH_SLOTS];
+    size_t bytes[SCRATCH_SLOTS];
 };
 
 static void scratch_drop(struct plan_scratch *sc);
@@ -33,13 +34,14 @@ int prepass_create(gemm_plan *plan, errbuf *e)
             return -1;
         }
     }
-    if (plan->variant->prepass != PREPASS_TF32_PACK)
-        return 0;
+    /* Every plan may pack operands for the layout pre-pass, so every plan has scratch. */
     plan->scratch = calloc(1, sizeof *plan->scratch);
     if (!plan->scratch) {
         err_set(e, "out of host memory");
         return -1;
     }
+    if (plan->variant->prepass != PREPASS_TF32_PACK)
+        return 0;
     plan->pack_bt = clCreateKernel(plan->program, "wgmma_tma_pack_bt", &st);
     if (plan->pack_bt && plan->pack_a)
         plan->round_a = clCreateKernel(plan->program, "wgmma_tma_round_a", &st);
@@ -124,7 +126,7 @@ fail:
 
 static void scratch_drop(struct plan_scratch *sc)
 {
-    for (int b = 0; b < 2; b++) {
+    for (int b = 0; b < SCRATCH_SLOTS; b++) {
         if (sc->buf[b])
             clReleaseMemObject(sc->buf[b]); /* the queue holds it until its commands ran */
         sc->buf[b] = NULL;
@@ -135,12 +137,29 @@ static void scratch_drop(struct plan_scratch *sc)
     sc->queue = NULL;
 }
 
-static cl_mem scratch_get(struct plan_scratch *sc, cl_command_queue q, int which, size_t bytes,
-                          errbuf *e)
+bool gemm_queue_unordered(cl_command_queue q)
 {
     cl_command_queue_properties props = 0;
     cl_int st = clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL);
-    const bool in_order = st == CL_SUCCESS && !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    return st == CL_SUCCESS && (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+}
+
+int gemm_queue_fence(cl_command_queue q, bool unordered, errbuf *e)
+{
+    if (unordered)
+        CL_TRY(e, clEnqueueBarrierWithWaitList(q, 0, NULL, NULL));
+    return 0;
+fail:
+    return -1;
+}
+
+void gemm_scratch_begin(const gemm_plan *plan, cl_command_queue q)
+{
+    struct plan_scratch *sc = plan->scratch;
+    if (!sc)
+        return;
+    /* An out-of-order queue orders nothing between calls: fresh buffers every call. */
+    const bool in_order = !gemm_queue_unordered(q);
     if (sc->queue != q || !in_order) {
         scratch_drop(sc);
         if (in_order) {
@@ -148,6 +167,12 @@ static cl_mem scratch_get(struct plan_scratch *sc, cl_command_queue q, int which
             sc->queue = q;
         }
     }
+}
+
+cl_mem gemm_scratch_get(const gemm_plan *plan, cl_command_queue q, int which, size_t bytes,
+                        errbuf *e)
+{
+    struct plan_scratch *sc = plan->scratch;
     if (sc->buf[which] && sc->bytes[which] >= bytes)
         return sc->buf[which];
     if (sc->buf[which])
@@ -155,7 +180,7 @@ static cl_mem scratch_get(struct plan_scratch *sc, cl_command_queue q, int which
     sc->buf[which] = NULL;
     sc->bytes[which] = 0;
     cl_context ctx;
-    st = clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, NULL);
+    cl_int st = clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, NULL);
     cl_mem buf = st == CL_SUCCESS ? clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, &st)
                                   : NULL;
     if (!buf) {
@@ -176,14 +201,14 @@ static int pack_buffers(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
 {
     const int ldp = (s.K + 3) / 4 * 4;
     const size_t halves = plan->split ? 2 : 1; /* tf32x3: the residuals below the values */
-    cl_mem bt = scratch_get(plan->scratch, q, 0,
-                            halves * (size_t)s.N * (size_t)ldp * sizeof(float), e);
+    cl_mem bt = gemm_scratch_get(plan, q, SCRATCH_TF32_BT,
+                                 halves * (size_t)s.N * (size_t)ldp * sizeof(float), e);
     if (!bt)
         return -1;
     cl_mem ar = NULL;
-    if (plan->pack_a && !(ar = scratch_get(plan->scratch, q, 1,
-                                           halves * (size_t)s.M * (size_t)ldp * sizeof(float),
-                                           e)))
+    if (plan->pack_a &&
+        !(ar = gemm_scratch_get(plan, q, SCRATCH_TF32_A,
+                                halves * (size_t)s.M * (size_t)ldp * sizeof(float), e)))
         return -1;
     *B = (gemm_operand){ bt, 0, ldp };
     if (ar)
@@ -265,6 +290,9 @@ int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float 
     /* After set_maps (which only needs the packed buffers' addresses), so that the timing
      * bracket holds the pre-pass and not the one-work-item kernel. */
     if (pack && pack_enqueue(plan, q, s, user_a, user_b, A, B, first ? &pre : NULL, e) != 0)
+        goto fail;
+    /* An out-of-order queue would start the GEMM before its maps and packed operands. */
+    if ((pack || maps) && gemm_queue_fence(q, gemm_queue_unordered(q), e) != 0)
         goto fail;
 
     size_t tiles_m = ceil_div((size_t)s.M, (size_t)plan->bm);

@@ -57,12 +57,36 @@ plan_status gemm_plan_describe(gemm_plan *plan, const device_info *dev, const al
  * check, for input validation before anything is allocated). */
 int gemm_params_check(const algo_def *algo, const char *overrides, errbuf *e);
 
-/* Whether the plan can run on these operands (the vectorized kernels need leading
- * dimensions and offsets that are multiples of their vector width). */
-bool gemm_plan_accepts(const gemm_plan *plan, gemm_operand A, gemm_operand B, gemm_operand C,
-                       errbuf *e);
+/* Whether the plan's kernel reads (or writes) a row-major operand where it lies: the
+ * vectorized kernels need leading dimensions and offsets that are multiples of their vector
+ * width (variant.ld_multiple).  Others go through the layout pre-pass (layout.h). */
+bool gemm_plan_reads(const gemm_plan *plan, gemm_operand X);
 
-/* last (may be NULL) receives the GEMM kernel's event; first (may be NULL) the event of the
+/* The plan's scratch buffers, one slot per packed operand: step 10's TF32 pre-pass and the
+ * layout pre-pass (layout.c).  gemm_scratch_begin starts a call on queue q: the buffers are
+ * kept when q is the in-order queue of the last call (its commands run after that call's),
+ * else dropped (the queue keeps them alive until their commands ran).  Then
+ * gemm_scratch_get gives a slot's buffer of at least `bytes` for the rest of the call.  Both
+ * under the plan's enqueue lock. */
+enum {
+    SCRATCH_TF32_BT,
+    SCRATCH_TF32_A,
+    SCRATCH_LAYOUT_A,
+    SCRATCH_LAYOUT_B,
+    SCRATCH_LAYOUT_C,
+    SCRATCH_SLOTS
+};
+void gemm_scratch_begin(const gemm_plan *plan, cl_command_queue q);
+cl_mem gemm_scratch_get(const gemm_plan *plan, cl_command_queue q, int slot, size_t bytes,
+                        errbuf *e);
+
+/* Whether q runs commands out of order; then the commands of one call are ordered by
+ * gemm_queue_fence (a barrier; nothing on an in-order queue). */
+bool gemm_queue_unordered(cl_command_queue q);
+int gemm_queue_fence(cl_command_queue q, bool unordered, errbuf *e);
+
+/* Call gemm_scratch_begin(plan, q) first, once per call.
+ * last (may be NULL) receives the GEMM kernel's event; first (may be NULL) the event of the
  * first command enqueued, a pre-pass where the plan has one (else the same event as last):
  * the device time of the whole GEMM runs from first's start to last's end. */
 int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,

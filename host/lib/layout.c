@@ -1,0 +1,151 @@
+/* The layout pre-pass (layout.h): cl/layout.cl built once per context, and the copies that
+ * bring a transposed or misaligned operand into the plan's scratch. */
+#include "layout.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "program.h"
+
+static size_t ceil_to(size_t a, size_t b) { return (a + b - 1) / b * b; }
+
+void layout_init(layout_pass *lp)
+{
+    memset(lp, 0, sizeof *lp);
+    pthread_mutex_init(&lp->lock, NULL);
+}
+
+void layout_release(layout_pass *lp)
+{
+    for (int t = 0; t < 2; t++) {
+        if (lp->copy[t])
+            clReleaseKernel(lp->copy[t]);
+        if (lp->transpose[t])
+            clReleaseKernel(lp->transpose[t]);
+        lp->copy[t] = lp->transpose[t] = NULL;
+    }
+    if (lp->program)
+        clReleaseProgram(lp->program);
+    lp->program = NULL;
+    free(lp->log);
+    lp->log = NULL;
+    pthread_mutex_destroy(&lp->lock);
+}
+
+plan_status layout_build(layout_pass *lp, cl_context ctx, const device_info *dev)
+{
+    if (lp->tried)
+        return lp->status;
+    lp->tried = true;
+    errbuf e = { "" };
+    lp->status = PLAN_ERROR;
+    char *source = kernel_source_load("layout.cl", &e);
+    if (source) {
+        bool cached = false, unsupported = false;
+        lp->program = program_build(ctx, dev, source, PROGRAM_BASE_OPTIONS " -cl-std=CL1.2",
+                                    &lp->log, &cached, &unsupported, &e);
+        free(source);
+        if (!lp->program)
+            lp->status = PLAN_BUILD_FAILED;
+    }
+    static const char *const names[2][2] = { { "layout_copy_f32", "layout_transpose_f32" },
+                                             { "layout_copy_u16", "layout_transpose_u16" } };
+    for (int t = 0; lp->program && t < 2; t++) {
+        cl_int st = CL_SUCCESS;
+        lp->copy[t] = clCreateKernel(lp->program, names[t][0], &st);
+        if (lp->copy[t])
+            lp->transpose[t] = clCreateKernel(lp->program, names[t][1], &st);
+        if (!lp->transpose[t]) {
+            err_set(&e, "clCreateKernel(%s) failed: %s", names[t][lp->copy[t] != NULL],
+                    cl_error_name(st));
+            snprintf(lp->why, sizeof lp->why, "layout pre-pass: %s", e.msg);
+            return lp->status;
+        }
+    }
+    if (lp->program)
+        lp->status = PLAN_OK;
+    else
+        snprintf(lp->why, sizeof lp->why, "layout pre-pass (cl/layout.cl): %s", e.msg);
+    return lp->status;
+}
+
+bool layout_needs_pack(const gemm_plan *plan, const layout_operand *X)
+{
+    return X->trans || !gemm_plan_reads(plan, X->at);
+}
+
+long long layout_packed_elems(const layout_operand *X)
+{
+    /* X^T is cols x rows. */
+    return X->trans ? (long long)X->cols * layout_padded(X->rows)
+                    : (long long)X->rows * layout_padded(X->cols);
+}
+
+int layout_scratch(const gemm_plan *plan, cl_command_queue q, int slot, const layout_operand *X,
+                   gemm_operand *packed, errbuf *e)
+{
+    cl_mem buf = gemm_scratch_get(plan, q, slot, (size_t)layout_packed_elems(X) * (size_t)X->elem,
+                                  e);
+    if (!buf)
+        return -1;
+    *packed = (gemm_operand){ buf, 0, (int)layout_padded(X->trans ? X->rows : X->cols) };
+    return 0;
+}
+
+/* One kernel of layout.cl: (rows, cols, src, its offset, its ld, dst, its offset, its ld, the
+ * length of dst's rows to write), under the lock that keeps two threads' arguments apart. */
+static int enqueue(layout_pass *lp, cl_command_queue q, cl_kernel k, int rows, int cols,
+                   gemm_operand src, gemm_operand dst, int dst_cols, const size_t global[2],
+                   const size_t local[2], cl_event *ev, errbuf *e)
+{
+    int rc = -1;
+    pthread_mutex_lock(&lp->lock);
+    CL_TRY(e, clSetKernelArg(k, 0, sizeof(int), &rows));
+    CL_TRY(e, clSetKernelArg(k, 1, sizeof(int), &cols));
+    CL_TRY(e, clSetKernelArg(k, 2, sizeof(cl_mem), &src.buf));
+    CL_TRY(e, clSetKernelArg(k, 3, sizeof(int), &src.off));
+    CL_TRY(e, clSetKernelArg(k, 4, sizeof(int), &src.ld));
+    CL_TRY(e, clSetKernelArg(k, 5, sizeof(cl_mem), &dst.buf));
+    CL_TRY(e, clSetKernelArg(k, 6, sizeof(int), &dst.off));
+    CL_TRY(e, clSetKernelArg(k, 7, sizeof(int), &dst.ld));
+    CL_TRY(e, clSetKernelArg(k, 8, sizeof(int), &dst_cols));
+    CL_TRY(e, clEnqueueNDRangeKernel(q, k, 2, NULL, global, local, 0, NULL, ev));
+    rc = 0;
+fail:
+    pthread_mutex_unlock(&lp->lock);
+    return rc;
+}
+
+/* The copy kernel: one work-item per element of dst's rows (padding included). */
+static int copy(layout_pass *lp, cl_command_queue q, int t, int rows, int cols,
+                gemm_operand src, gemm_operand dst, int dst_cols, cl_event *ev, errbuf *e)
+{
+    const size_t local[2] = { 32, 8 };
+    const size_t global[2] = { ceil_to((size_t)dst_cols, 32), ceil_to((size_t)rows, 8) };
+    return enqueue(lp, q, lp->copy[t], rows, cols, src, dst, dst_cols, global, local, ev, e);
+}
+
+int layout_pack(layout_pass *lp, cl_command_queue q, const layout_operand *X, int off,
+                gemm_operand packed, cl_event *ev, errbuf *e)
+{
+    const int t = X->elem == 2;
+    gemm_operand src = X->at;
+    src.off = off;
+    if (!X->trans)
+        return copy(lp, q, t, X->rows, X->cols, src, packed, (int)layout_padded(X->cols), ev,
+                    e);
+    /* 32 x 32 tiles over X's columns (dimension 0) and X^T's padded rows (dimension 1), 8
+     * work-items per tile column. */
+    const int dst_cols = (int)layout_padded(X->rows);
+    const size_t local[2] = { 32, 8 };
+    const size_t global[2] = { ceil_to((size_t)X->cols, 32), ceil_to((size_t)dst_cols, 32) / 4 };
+    return enqueue(lp, q, lp->transpose[t], X->rows, X->cols, src, packed, dst_cols, global,
+                   local, ev, e);
+}
+
+int layout_unpack(layout_pass *lp, cl_command_queue q, int rows, int cols, gemm_operand from,
+                  gemm_operand to, cl_event *ev, errbuf *e)
+{
+    return copy(lp, q, 0, rows, cols, from, to, cols, ev, e);
+}
