@@ -19,6 +19,7 @@ struct job {
     int seed;
     int failures;
     char why[512];
+    bool odd; /* leading dimensions one past the row: the layout pre-pass packs them */
 };
 
 static void fill(float *x, size_t n, int seed)
@@ -36,6 +37,8 @@ static void *worker(void *arg)
         size_t M = 20 + (size_t)(j->seed * 7 + r * 5) % 50, N = 16 + (size_t)(r * 3) % 40,
                K = 8 + (size_t)(j->seed + r) % 30;
         size_t lda = (K + 3) / 4 * 4, ldb = (N + 3) / 4 * 4, ldc = ldb;
+        if (j->odd)
+            lda = K + 1, ldb = ldc = N + 1;
         float *a = calloc(M * lda, 4), *b = calloc(K * ldb, 4), *c = calloc(M * ldc, 4);
         fill(a, M * lda, j->seed + r);
         fill(b, K * ldb, j->seed * 3 + r);
@@ -192,10 +195,17 @@ int main(void)
 
     /* Both threads use the same algorithms, so they share the same cl_kernel objects. */
     struct job jobs[2] = {
-        { ctx, q1, { "block_tiled_vectorized", "tiled", NULL }, 1, 0, "" },
-        { ctx, q2, { "block_tiled_vectorized", NULL, "tiled" }, 2, 0, "" },
+        { ctx, q1, { "block_tiled_vectorized", "tiled", NULL }, 1, 0, "", false },
+        { ctx, q2, { "block_tiled_vectorized", NULL, "tiled" }, 2, 0, "", false },
     };
     failures += run_pair(jobs, "GEMMs on its own queue");
+
+    /* Misaligned operands: both threads pack through the context's layout kernels at once. */
+    struct job odd[2] = {
+        { ctx, q1, { "block_tiled_vectorized", "warp_tiled", NULL }, 6, 0, "", true },
+        { ctx, q2, { "warp_tiled", NULL, "block_tiled_vectorized" }, 7, 0, "", true },
+    };
+    failures += run_pair(odd, "GEMMs at odd leading dimensions (layout pre-pass)");
 
     /* The packed kernels keep scratch buffers in the shared plan, reused only on the queue that
      * last used them: two threads alternating on their own queues make every call switch
@@ -205,11 +215,11 @@ int main(void)
     struct job packed[2] = {
         { ctx, q1, { "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2",
                      "wgmma_tma:SPLIT=1,BM=64,BN=64,WGN=64,BK=8,STAGES=2",
-                     "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2" }, 4, 0, "" },
+                     "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2" }, 4, 0, "", false },
         { ctx, q2, { "wgmma_tma:SPLIT=1,BM=64,BN=64,WGN=64,BK=8,STAGES=2",
                      "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2",
                      "wgmma_tma:SPLIT=1,BM=64,BN=64,WGN=64,BK=8,STAGES=2" },
-          5, 0, "" },
+          5, 0, "", false },
     };
     failures += run_pair(packed, "packed GEMMs (scratch buffers shared by the plan)");
 
@@ -219,7 +229,7 @@ int main(void)
         printf("FAIL clgemm_wrap: %s\n", clgemm_last_error());
         failures++;
     } else {
-        struct job j = { wrapped, q1, { "naive", "block_tiled", NULL }, 3, 0, "" };
+        struct job j = { wrapped, q1, { "naive", "block_tiled", NULL }, 3, 0, "", false };
         worker(&j);
         printf("%s wrapped queue: %d GEMMs, %d wrong%s%s\n", j.failures ? "FAIL" : "ok  ",
                ROUNDS, j.failures, j.failures ? ": " : "", j.why);

@@ -8,7 +8,8 @@
  *
  * Matrices are row-major and live in caller-owned cl_mem buffers: element (r, c) of A is
  * A[offA + r * lda + c] (in floats).  C = alpha * A * B + beta * C; with beta == 0, C is not
- * read.
+ * read.  clgemm_gemm (at the end) takes column-major data, transposes, strided batches and
+ * 16-bit inputs through one descriptor.
  *
  * Threads: every function may be called from several threads at once.  One context may be
  * shared: its kernels are built once, under a lock, and each GEMM sets its arguments and
@@ -103,7 +104,9 @@ typedef struct clgemm_algorithm_desc {
     const char *summary;  /* one line */
     const char *defaults; /* default tile parameters, "BM=128 BN=128 ..." (a purpose name:
                              "", those of the step it runs) */
-    int ld_multiple;      /* leading dimensions and offsets must be multiples of this */
+    int ld_multiple;      /* its kernel reads operands in place when their leading
+                             dimensions and offsets are multiples of this; others are copied
+                             first (see clgemm_gemm) */
     const char *precision; /* of the arithmetic: "fp32", "tf32", "tf32x3" (the backend a device
                               gets, or 16-bit inputs, may differ: see clgemm_build_info) */
     int step;             /* the lesson step 1..10 (cl/NN_*.cl), 0 for a purpose name */
@@ -164,11 +167,15 @@ CLGEMM_API clgemm_status clgemm_prepare(clgemm_context *ctx, const char *algorit
                                         clgemm_build_info *info);
 
 /* Enqueues C = alpha*A*B + beta*C on `queue` (NULL: the context's queue), which must belong
- * to the context's cl_context and device.  algorithm NULL picks the fastest fp32 one that
- * accepts these operands (tuned, else the last fp32 step of the progression).  event (may be
- * NULL) receives the event of the GEMM kernel; release it.  Some algorithms (wgmma_tma on
- * fp32 data) enqueue a pre-pass before that kernel: clgemm_sgemm_events gives both ends.
- * C must not share bytes with A or B (CLGEMM_ERROR_INVALID_ARGUMENT). */
+ * to the context's cl_context and device.  algorithm NULL picks the fastest fp32 one (tuned,
+ * else the last fp32 step of the progression).  Any offset and leading dimension (>= the row
+ * length) is accepted: an operand the kernel cannot read where it lies (the float4 kernels
+ * need multiples of 4) is copied first, and a C it cannot write where it lies is computed
+ * aside and copied back (the slow path; see clgemm_gemm).  event (may be NULL) receives the
+ * event of the last command, the GEMM kernel or that copy-back; release it.  Pre-passes (those
+ * copies, wgmma_tma's TF32 packing on fp32 data) run before it: clgemm_sgemm_events gives
+ * both ends.  C must not share bytes with A or B (CLGEMM_ERROR_INVALID_ARGUMENT).  It is
+ * clgemm_gemm with row-major, N, N, one problem. */
 CLGEMM_API clgemm_status clgemm_sgemm(clgemm_context *ctx, const char *algorithm, size_t M,
                                       size_t N, size_t K, float alpha, cl_mem A, size_t offA,
                                       size_t lda, cl_mem B, size_t offB, size_t ldb, float beta,
@@ -176,9 +183,9 @@ CLGEMM_API clgemm_status clgemm_sgemm(clgemm_context *ctx, const char *algorithm
                                       cl_command_queue queue, cl_event *event);
 
 /* As clgemm_sgemm, with the events of the first command it enqueued (a pre-pass, or the GEMM
- * kernel itself) and of the last (the GEMM kernel): the device time of the whole operation
- * runs from first's CL_PROFILING_COMMAND_START to last's CL_PROFILING_COMMAND_END.  Either may
- * be NULL; release both. */
+ * kernel itself) and of the last (the GEMM kernel, or C's copy-back): the device time of the
+ * whole operation runs from first's CL_PROFILING_COMMAND_START to last's
+ * CL_PROFILING_COMMAND_END.  Either may be NULL; release both. */
 CLGEMM_API clgemm_status clgemm_sgemm_events(clgemm_context *ctx, const char *algorithm,
                                              size_t M, size_t N, size_t K, float alpha,
                                              cl_mem A, size_t offA, size_t lda, cl_mem B,
@@ -189,10 +196,11 @@ CLGEMM_API clgemm_status clgemm_sgemm_events(clgemm_context *ctx, const char *al
 /* What clgemm_sgemm (dtype CLGEMM_F32) or clgemm_gemm_16bit would run for these sizes,
  * offsets and leading dimensions, as a name that runs the same kernel with the same
  * parameters: the name itself when it runs as given, else "step:KEY=V,..." (a tuned
- * variant, or what a purpose name chose on this device).  algorithm NULL (auto) gives the
- * fastest tuned fp32 algorithm near this size that accepts the operands, else the last fp32
- * step of the progression that does (matrix-unit algorithms change the arithmetic and run
- * only when named).  The kernel is built to know whether it runs.  A buffer too small for the
+ * variant, or what a purpose name chose on this device).  It is the kernel that runs after
+ * any packing of the operands: offsets and leading dimensions decide only whether they are
+ * packed, never which kernel runs.  algorithm NULL (auto) gives the fastest tuned fp32
+ * algorithm near this size, else the last fp32 step of the progression that runs on the
+ * device (matrix-unit algorithms change the arithmetic and run only when named).  The kernel is built to know whether it runs.  A buffer too small for the
  * answer is CLGEMM_ERROR_INVALID_ARGUMENT (nothing is cut short).  The tuning database:
  * $CLGEMM_TUNING_FILE, else $XDG_CONFIG_HOME/clgemm/tuning.json, else
  * ~/.config/clgemm/tuning.json, then the defaults shipped for measured devices. */
@@ -234,8 +242,8 @@ CLGEMM_API clgemm_status clgemm_prepare_dtype(clgemm_context *ctx, const char *a
 
 /* C = alpha * A * B + beta * C with A and B of 16-bit values (dtype CLGEMM_F16 or
  * CLGEMM_BF16; buffers of cl_ushort) and C of floats, accumulated in fp32.  Offsets and
- * leading dimensions count elements and must be multiples of 8 (16-byte loads).  algorithm
- * NULL means "tensor_core".  The algorithm's 16-bit defaults are used unless parameters are
+ * leading dimensions count elements; the kernels read multiples of 8 in place (16-byte
+ * loads) and others after a copy, as clgemm_sgemm.  algorithm NULL means "tensor_core".  The algorithm's 16-bit defaults are used unless parameters are
  * given: the tuning database holds fp32 measurements and is not consulted.  Otherwise as
  * clgemm_sgemm. */
 CLGEMM_API clgemm_status clgemm_gemm_16bit(clgemm_context *ctx, const char *algorithm,
@@ -262,7 +270,18 @@ typedef enum clgemm_op {
  * fp32, auto).  Sizes, offsets, leading dimensions and strides count elements of the
  * operand's type.  Every leading dimension must hold a stored row (row-major) or column
  * (column-major) and every offset is allowed: a layout or alignment a kernel cannot read
- * reaches it through a packing pre-pass, timed with the call (first/last events). */
+ * reaches it through a packing pre-pass, timed with the call (first/last events).
+ *
+ * How it runs: a column-major problem is the row-major (N, M, K) one with A and B swapped
+ * (no data moves).  The kernels read row-major, untransposed operands at offsets and leading
+ * dimensions that are multiples of their ld_multiple; an operand that is transposed or not so
+ * aligned is first copied into a scratch buffer of the library (one pass per operand and
+ * problem of the batch; once for a shared operand, stride 0), transposing through local
+ * memory.  A C not so aligned is the slow path: it is computed in scratch (after a copy-in
+ * when beta != 0) and copied back, two more passes.  Row-major operands with aligned offsets
+ * and leading dimensions, op N, run with no pass at all.  The batch is a loop of GEMMs on the
+ * host, serialised per algorithm and parameters (a batched kernel is future work).  Every
+ * index must fit 32 bits: off + (batch-1) * stride + one matrix's extent < 2^31 elements. */
 typedef struct clgemm_gemm_desc {
     const char *algorithm; /* as clgemm_sgemm's ("name" or "name:KEY=V,..."); NULL: auto for
                               fp32 data, "tensor_core" for 16-bit data */
@@ -276,14 +295,19 @@ typedef struct clgemm_gemm_desc {
     cl_mem B;
     size_t off_b, ld_b, stride_b;
     cl_mem C;              /* float */
-    size_t off_c, ld_c, stride_c; /* stride_c: C[i] must not overlap C[j] */
+    size_t off_c, ld_c, stride_c; /* with batch > 1, stride_c >= one C's extent, so that
+                                     C[i] and C[j] share no element; no C[i] may share a
+                                     byte with any A[j] or B[j] */
     size_t batch;          /* 0 or 1: one problem */
 } clgemm_gemm_desc;
 
-/* Enqueues the whole call on `queue` (NULL: the context's).  Every field is checked before
- * anything is enqueued: a bad one is CLGEMM_ERROR_INVALID_ARGUMENT with a message naming the
- * field.  first and last (either may be NULL; release them) are the first and last commands
- * enqueued, pre-passes and every problem of the batch included.  clgemm_sgemm,
+/* Enqueues the whole call on `queue` (NULL: the context's; an out-of-order queue gets
+ * barriers between the call's commands).  Every field is checked before anything is built or
+ * enqueued: a bad one is CLGEMM_ERROR_INVALID_ARGUMENT with a message naming the field (an
+ * unknown algorithm CLGEMM_ERROR_UNKNOWN_ALGORITHM, one that takes no such data
+ * CLGEMM_ERROR_UNSUPPORTED).  first and last (either may be NULL; release them) are the first
+ * and last commands enqueued (the first pre-pass, or the first GEMM; the last GEMM, or C's
+ * copy-back), pre-passes and every problem of the batch included.  clgemm_sgemm,
  * clgemm_sgemm_events and clgemm_gemm_16bit are this call with row-major, N, N, batch 1. */
 CLGEMM_API clgemm_status clgemm_gemm(clgemm_context *ctx, const clgemm_gemm_desc *desc,
                                      cl_command_queue queue, cl_event *first, cl_event *last);

@@ -349,7 +349,9 @@ clgemm_status gemm_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_d
     errbuf e = { "" };
     int rc = 0;
     pthread_mutex_lock(&cp->enqueue);
-    gemm_scratch_begin(plan, c.q);
+    /* Only a call that uses scratch holds on to its queue (for the next call's reuse). */
+    if (any || plan->variant->prepass != PREPASS_NONE)
+        gemm_scratch_begin(plan, c.q);
     static const int slots[3] = { SCRATCH_LAYOUT_A, SCRATCH_LAYOUT_B, SCRATCH_LAYOUT_C };
     for (int k = 0; k < 3 && rc == 0; k++)
         if (p.pack[k])

@@ -63,7 +63,8 @@ typedef struct variant {
     launch_kind launch;
     prepass_kind prepass;
     bool tma;              /* takes TMA tensor maps as its last argument */
-    int ld_multiple;       /* offsets and leading dimensions of A, B and C */
+    int ld_multiple;       /* offsets and leading dimensions of A, B and C the kernel reads in
+                              place; others go through the layout pre-pass (layout.h) */
 } variant;
 
 typedef struct algo_def {

@@ -1,0 +1,457 @@
+/* clgemm_gemm on every operand description a program brings (public API only), on PoCL:
+ * row- and column-major, op N and T per operand, tight and padded leading dimensions with odd
+ * offsets, strided batches with a shared A, 16-bit inputs on the emulated matrix units, an
+ * out-of-order queue, and every invalid field refused with its name.
+ *
+ * Each buffer is NaN wherever the call's operands do not lie (and C's windows too when
+ * beta == 0): a kernel or pre-pass that reads outside its window, or writes outside C's,
+ * shows as NaN in C or as a changed element outside.  C is checked against a double
+ * reference with the error bound of host/cli/check: |c - ref| <= tol * (|alpha| sum|a*b| +
+ * |beta*c0|), tol = 2^-24 max(4, 2 sqrt(K)) for fp32 SIMT and 2^-20 + 2 tol for 16-bit inputs.
+ * Device from $CLGEMM_TEST_DEVICE, else pocl. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clgemm.h"
+
+static clgemm_context *ctx;
+static cl_context cl;
+static int runs, failures;
+
+typedef struct spec {
+    clgemm_layout layout;
+    clgemm_op op_a, op_b;
+    size_t M, N, K;
+    const char *algorithm;
+    bool padded;          /* ld = stored line + odd pad, odd offsets; else tight, offset 0 */
+    size_t batch;         /* A shared (stride 0) when > 1, B and C at odd strides */
+    clgemm_dtype dtype;
+    float alpha, beta;
+    bool wrapper;         /* through clgemm_sgemm_events / clgemm_gemm_16bit */
+    bool coarse;          /* values in quarters, -1..1: exact in tf32, every sum exact */
+    int commands;         /* 1: the GEMM alone (first == last); 2: a pre-pass too; 0: either */
+    cl_command_queue queue;
+} spec;
+
+/* One operand: where its stored elements lie. */
+typedef struct operand {
+    size_t rows, cols;    /* op(X) */
+    bool trans;
+    size_t off, ld, stride, extent, elems, elem;
+} operand;
+
+static uint32_t rng = 12345;
+static float uniform(bool coarse)
+{
+    rng = rng * 1664525u + 1013904223u;
+    return coarse ? (float)((int)((rng >> 8) % 9) - 4) / 4.0f
+                  : (float)((rng >> 8) & 0xffff) / 32768.0f - 1.0f;
+}
+
+/* The element index of op(X)(i, j) of batch entry b. */
+static size_t at(const operand *x, clgemm_layout layout, size_t b, size_t i, size_t j)
+{
+    size_t r = x->trans ? j : i, c = x->trans ? i : j; /* stored (r, c) */
+    return x->off + b * x->stride + (layout == CLGEMM_ROW_MAJOR ? r * x->ld + c : c * x->ld + r);
+}
+
+static void place(operand *x, const spec *s, size_t rows, size_t cols, bool trans, size_t elem,
+                  size_t pad, size_t off, bool shared)
+{
+    x->rows = rows;
+    x->cols = cols;
+    x->trans = trans;
+    x->elem = elem;
+    const size_t srows = trans ? cols : rows, scols = trans ? rows : cols;
+    const size_t line = s->layout == CLGEMM_ROW_MAJOR ? scols : srows;
+    const size_t lines = s->layout == CLGEMM_ROW_MAJOR ? srows : scols;
+    x->ld = line + (s->padded ? pad : 0);
+    x->off = s->padded ? off : 0;
+    x->extent = (lines - 1) * x->ld + line;
+    x->stride = s->batch <= 1 || shared ? 0 : (x->extent + 2) | 1; /* odd, past the extent */
+    x->elems = x->off + (s->batch ? s->batch - 1 : 0) * x->stride + x->extent + 5;
+}
+
+static cl_mem upload(const void *host, size_t bytes)
+{
+    cl_int err;
+    cl_mem m = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, (void *)host,
+                              &err);
+    if (!m) {
+        fprintf(stderr, "clCreateBuffer failed: %d\n", err);
+        exit(1);
+    }
+    return m;
+}
+
+static void describe(const spec *s, char *out, size_t size)
+{
+    snprintf(out, size, "%s %c%c %zux%zux%zu %s %s batch %zu %s beta %g%s",
+             s->layout == CLGEMM_ROW_MAJOR ? "row" : "col", s->op_a ? 'T' : 'N',
+             s->op_b ? 'T' : 'N', s->M, s->N, s->K, s->algorithm ? s->algorithm : "auto",
+             s->padded ? "padded" : "tight", s->batch ? s->batch : 1, clgemm_dtype_name(s->dtype),
+             (double)s->beta, s->wrapper ? " (wrapper)" : "");
+}
+
+/* Runs one call and checks it; returns 0 when it holds. */
+static int run(const spec *s)
+{
+    char what[160];
+    describe(s, what, sizeof what);
+    runs++;
+    const size_t batch = s->batch ? s->batch : 1;
+    const bool h = s->dtype != CLGEMM_F32;
+    const size_t eab = h ? 2 : 4;
+    operand A, B, C;
+    place(&A, s, s->M, s->K, s->op_a == CLGEMM_OP_T, eab, 3, 7, true);
+    place(&B, s, s->K, s->N, s->op_b == CLGEMM_OP_T, eab, 5, 3, false);
+    place(&C, s, s->M, s->N, false, 4, 1, 5, false);
+    /* NaN everywhere, then the windows. */
+    const uint16_t nan16 = s->dtype == CLGEMM_F16 ? 0x7e00 : 0x7fc0;
+    float *a = malloc(A.elems * 4), *b = malloc(B.elems * 4), *c = malloc(C.elems * 4),
+          *c0 = malloc(C.elems * 4), *got = malloc(C.elems * 4);
+    uint16_t *a16 = malloc(A.elems * 2), *b16 = malloc(B.elems * 2);
+    for (size_t i = 0; i < A.elems; i++)
+        a[i] = NAN, a16[i] = nan16;
+    for (size_t i = 0; i < B.elems; i++)
+        b[i] = NAN, b16[i] = nan16;
+    for (size_t i = 0; i < C.elems; i++)
+        c[i] = NAN;
+    operand *ops[2] = { &A, &B };
+    float *vals[2] = { a, b };
+    uint16_t *bits[2] = { a16, b16 };
+    for (int o = 0; o < 2; o++)
+        for (size_t e = 0; e < batch; e++)
+            for (size_t i = 0; i < ops[o]->rows; i++)
+                for (size_t j = 0; j < ops[o]->cols; j++) {
+                    const size_t k = at(ops[o], s->layout, e, i, j);
+                    float v = uniform(s->coarse);
+                    if (h) {
+                        bits[o][k] = clgemm_float_to_16bit(v, s->dtype);
+                        v = clgemm_16bit_to_float(bits[o][k], s->dtype);
+                    }
+                    vals[o][k] = v;
+                }
+    if (s->beta != 0.0f)
+        for (size_t e = 0; e < batch; e++)
+            for (size_t i = 0; i < s->M; i++)
+                for (size_t j = 0; j < s->N; j++)
+                    c[at(&C, s->layout, e, i, j)] = uniform(s->coarse);
+    memcpy(c0, c, C.elems * 4);
+    cl_mem dA = h ? upload(a16, A.elems * 2) : upload(a, A.elems * 4);
+    cl_mem dB = h ? upload(b16, B.elems * 2) : upload(b, B.elems * 4);
+    cl_mem dC = upload(c, C.elems * 4);
+
+    const clgemm_gemm_desc d = {
+        .algorithm = s->algorithm, .layout = s->layout, .op_a = s->op_a, .op_b = s->op_b,
+        .M = s->M, .N = s->N, .K = s->K, .alpha = s->alpha, .beta = s->beta, .ab_type = s->dtype,
+        .A = dA, .off_a = A.off, .ld_a = A.ld, .stride_a = A.stride,
+        .B = dB, .off_b = B.off, .ld_b = B.ld, .stride_b = B.stride,
+        .C = dC, .off_c = C.off, .ld_c = C.ld, .stride_c = C.stride, .batch = s->batch };
+    cl_command_queue q = s->queue ? s->queue : clgemm_cl_queue(ctx);
+    cl_event first = NULL, last = NULL;
+    clgemm_status st;
+    if (s->wrapper && h)
+        st = clgemm_gemm_16bit(ctx, s->algorithm, s->dtype, s->M, s->N, s->K, s->alpha, dA,
+                               A.off, A.ld, dB, B.off, B.ld, s->beta, dC, C.off, C.ld, q, &last);
+    else if (s->wrapper)
+        st = clgemm_sgemm_events(ctx, s->algorithm, s->M, s->N, s->K, s->alpha, dA, A.off, A.ld,
+                                 dB, B.off, B.ld, s->beta, dC, C.off, C.ld, q, &first, &last);
+    else
+        st = clgemm_gemm(ctx, &d, q, &first, &last);
+    int bad = 0;
+    char why[256] = "";
+    if (st != CLGEMM_SUCCESS) {
+        snprintf(why, sizeof why, "%s", clgemm_last_error());
+        bad = 1;
+    } else {
+        clFinish(q); /* an out-of-order queue would read before the call's commands ran */
+        clEnqueueReadBuffer(q, dC, CL_TRUE, 0, C.elems * 4, got, 0, NULL, NULL);
+        /* The events bracket the call: first starts before last ends. */
+        cl_ulong t0 = 0, t1 = 0;
+        const bool want_first = !(s->wrapper && h); /* clgemm_gemm_16bit gives one event */
+        if (!last || (want_first && !first) ||
+            (first && (clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof t0,
+                                               &t0, NULL) != CL_SUCCESS ||
+                       clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof t1, &t1,
+                                               NULL) != CL_SUCCESS || t0 > t1))) {
+            snprintf(why, sizeof why, "events: first %p last %p, %llu > %llu", (void *)first,
+                     (void *)last, (unsigned long long)t0, (unsigned long long)t1);
+            bad = 1;
+        } else if ((s->commands == 1 && first != last) || (s->commands == 2 && first == last)) {
+            snprintf(why, sizeof why, "%s", s->commands == 1 ? "a pre-pass ran" : "no pre-pass");
+            bad = 1;
+        }
+    }
+    const double tol = ldexp(1.0, -24) * fmax(4.0, 2.0 * sqrt((double)s->K)) * (h ? 2 : 1) +
+                       (h ? ldexp(1.0, -20) : 0.0);
+    double worst = 0.0;
+    if (!bad) {
+        /* Outside C's windows: untouched (NaN bit patterns compared as bits). */
+        bool *in = calloc(C.elems, 1);
+        for (size_t e = 0; e < batch; e++)
+            for (size_t i = 0; i < s->M; i++)
+                for (size_t j = 0; j < s->N; j++)
+                    in[at(&C, s->layout, e, i, j)] = true;
+        for (size_t k = 0; k < C.elems && !bad; k++)
+            if (!in[k] && memcmp(&got[k], &c0[k], 4) != 0) {
+                snprintf(why, sizeof why, "C[%zu] outside the windows changed to %g", k,
+                         (double)got[k]);
+                bad = 1;
+            }
+        for (size_t e = 0; e < batch && !bad; e++)
+            for (size_t i = 0; i < s->M && !bad; i++)
+                for (size_t j = 0; j < s->N && !bad; j++) {
+                    double sum = 0.0, mag = 0.0;
+                    for (size_t k = 0; k < s->K; k++) {
+                        const double p = (double)a[at(&A, s->layout, e, i, k)] *
+                                         (double)b[at(&B, s->layout, e, k, j)];
+                        sum += p;
+                        mag += fabs(p);
+                    }
+                    const size_t ci = at(&C, s->layout, e, i, j);
+                    const double cin = s->beta != 0.0f ? (double)s->beta * c0[ci] : 0.0;
+                    const double ref = s->alpha * sum + cin;
+                    const double bound = fabs((double)s->alpha) * mag + fabs(cin);
+                    const double err = fabs((double)got[ci] - ref);
+                    if (!(err <= tol * bound)) { /* NaN fails too */
+                        snprintf(why, sizeof why, "C[%zu](%zu,%zu) = %.9g, reference %.9g "
+                                 "(error %.3g of %.3g allowed)", e, i, j, (double)got[ci], ref,
+                                 bound > 0 ? err / bound : err, tol);
+                        bad = 1;
+                    } else if (bound > 0 && err / bound > worst)
+                        worst = err / bound;
+                }
+        free(in);
+    }
+    if (bad || getenv("TEST_LAYOUTS_VERBOSE"))
+        printf("%s %s%s%s\n", bad ? "FAIL" : "ok  ", what, bad ? ": " : "", why);
+    failures += bad;
+    if (first)
+        clReleaseEvent(first);
+    if (last)
+        clReleaseEvent(last);
+    clReleaseMemObject(dA);
+    clReleaseMemObject(dB);
+    clReleaseMemObject(dC);
+    free(a), free(b), free(c), free(c0), free(got), free(a16), free(b16);
+    return bad;
+}
+
+/* Every layout and pair of ops; the counts of one group go on one line. */
+static void sweep(const char *group, spec base, const size_t sizes[][3], int nsizes,
+                  const char *const *algos, int nalgos, int pads)
+{
+    const int before = failures, runs_before = runs;
+    for (int l = 0; l < 2; l++)
+        for (int oa = 0; oa < 2; oa++)
+            for (int ob = 0; ob < 2; ob++)
+                for (int z = 0; z < nsizes; z++)
+                    for (int al = 0; al < nalgos; al++)
+                        for (int p = 0; p < pads; p++) {
+                            spec s = base;
+                            s.layout = (clgemm_layout)l;
+                            s.op_a = (clgemm_op)oa;
+                            s.op_b = (clgemm_op)ob;
+                            s.M = sizes[z][0], s.N = sizes[z][1], s.K = sizes[z][2];
+                            s.algorithm = algos[al];
+                            s.padded = pads == 1 ? base.padded : p == 1;
+                            /* Both paths of C (read or not) in each mode. */
+                            if (base.beta != 0.0f)
+                                s.beta = (z + p + oa) % 2 ? base.beta : 0.0f;
+                            if (base.dtype != CLGEMM_F32)
+                                s.dtype = (oa + ob + l) % 2 ? CLGEMM_BF16 : CLGEMM_F16;
+                            run(&s);
+                        }
+    printf("%s %s: %d calls, %d wrong\n", failures > before ? "FAIL" : "ok  ", group,
+           runs - runs_before, failures - before);
+}
+
+/* One refused call: the status wanted, the function's name and the field's words. */
+static void refuse(const char *field, clgemm_gemm_desc d, clgemm_status want, const char *words)
+{
+    clgemm_status st = clgemm_gemm(ctx, &d, NULL, NULL, NULL);
+    const char *msg = clgemm_last_error();
+    bool ok = st == want && strncmp(msg, "clgemm_gemm: ", 13) == 0 && strstr(msg, words);
+    printf("%s %-10s -> %s (%s)\n", ok ? "ok  " : "FAIL", field, clgemm_status_string(st), msg);
+    failures += !ok;
+}
+
+static void invalid_fields(void)
+{
+    cl_int err;
+    cl_mem a = clCreateBuffer(cl, CL_MEM_READ_WRITE, 64 * 4, NULL, &err);
+    cl_mem b = clCreateBuffer(cl, CL_MEM_READ_WRITE, 64 * 4, NULL, &err);
+    cl_mem c = clCreateBuffer(cl, CL_MEM_READ_WRITE, 128 * 4, NULL, &err);
+    const clgemm_gemm_desc ok = { .algorithm = "naive", .M = 8, .N = 8, .K = 8, .alpha = 1.0f,
+                                  .A = a, .ld_a = 8, .B = b, .ld_b = 8, .C = c, .ld_c = 8 };
+    clgemm_gemm_desc d;
+    const size_t big = (size_t)1 << 31;
+    clgemm_status st = clgemm_gemm(ctx, NULL, NULL, NULL, NULL);
+    bool named = st == CLGEMM_ERROR_INVALID_ARGUMENT && strstr(clgemm_last_error(), "descriptor");
+    printf("%s %-10s -> %s (%s)\n", named ? "ok  " : "FAIL", "desc", clgemm_status_string(st),
+           clgemm_last_error());
+    failures += !named;
+    st = clgemm_gemm(NULL, &ok, NULL, NULL, NULL);
+    named = st == CLGEMM_ERROR_INVALID_ARGUMENT && strstr(clgemm_last_error(), "context");
+    printf("%s %-10s -> %s (%s)\n", named ? "ok  " : "FAIL", "ctx", clgemm_status_string(st),
+           clgemm_last_error());
+    failures += !named;
+#define BAD(field, change, status, words) (d = ok, change, refuse(field, d, status, words))
+    const clgemm_status I = CLGEMM_ERROR_INVALID_ARGUMENT;
+    BAD("layout", d.layout = (clgemm_layout)2, I, "layout 2");
+    BAD("op_a", d.op_a = (clgemm_op)5, I, "op_a 5");
+    BAD("op_b", d.op_b = (clgemm_op)-1, I, "op_b -1");
+    BAD("M", d.M = 0, I, "M 0 out of range");
+    BAD("N", d.N = big, I, "N 2147483648 out of range");
+    BAD("K", d.K = 0, I, "K 0 out of range");
+    BAD("batch", d.batch = big, I, "batch 2147483648");
+    BAD("ab_type", d.ab_type = (clgemm_dtype)7, I, "ab_type 7");
+    BAD("A", d.A = NULL, I, "A: NULL buffer");
+    BAD("B", d.B = NULL, I, "B: NULL buffer");
+    BAD("C", d.C = NULL, I, "C: NULL buffer");
+    BAD("ld_a", (d.op_a = CLGEMM_OP_T, d.M = 5, d.ld_a = 3), I,
+        "ld_a 3 < 5, the length of a stored row of A (row-major, op_a T: A is K x M)");
+    BAD("ld_b", (d.layout = CLGEMM_COL_MAJOR, d.ld_a = 8, d.ld_b = 7), I,
+        "ld_b 7 < 8, the length of a stored column of B (column-major, op_b N: B is K x N)");
+    BAD("ld_c", d.ld_c = 7, I, "ld_c 7 < 8, the length of a stored row of C");
+    BAD("ld_a", d.ld_a = big, I, "ld_a 2147483648 beyond 32-bit indexing");
+    BAD("off_a", d.off_a = 1, I, "A: buffer has 256 bytes, needs 260 (off_a 1");
+    BAD("off_b", d.off_b = big, I, "off_b 2147483648 beyond 32-bit");
+    BAD("off_c", d.off_c = 65, I, "C: buffer has 512 bytes, needs 516 (off_c 65");
+    BAD("off_a", d.off_a = big - 60, I, "off_a + (batch-1) * stride_a");
+    BAD("stride_a", (d.batch = 2, d.stride_a = 64, d.stride_c = 64), I, "stride_a 64");
+    BAD("stride_b", (d.batch = 2, d.stride_b = big, d.stride_c = 64), I,
+        "stride_b 2147483648 beyond");
+    BAD("stride_c", (d.batch = 2, d.stride_c = 63), I,
+        "stride_c 63 < 64, the extent of one C: C[i] would overlap C[i+1]");
+    BAD("stride_c", (d.batch = 3, d.stride_c = 64), I, "C: buffer has 512 bytes, needs 768");
+    BAD("C/A", (d.A = c, d.off_a = 60), I, "C overlaps A");
+    BAD("C/B", (d.B = c, d.off_b = 8), I, "C overlaps B");
+    BAD("C/B", (d.B = c, d.batch = 2, d.stride_c = 64, d.off_b = 64), I, "C overlaps B");
+    BAD("algorithm", d.algorithm = "nosuch", CLGEMM_ERROR_UNKNOWN_ALGORITHM,
+        "unknown algorithm 'nosuch'");
+    BAD("algorithm", d.algorithm = "naive:FOO=1", I, "unknown parameter 'FOO' for naive");
+    BAD("ab_type", d.ab_type = CLGEMM_F16, CLGEMM_ERROR_UNSUPPORTED, "takes no f16 data");
+#undef BAD
+    /* Interleaved: A[0] C[0] A[1] C[1] in one buffer share no byte, and run. */
+    d = ok;
+    d.A = d.C = c;
+    d.batch = 2;
+    d.stride_a = d.stride_c = 64;
+    d.off_c = 32;
+    d.M = 4;
+    st = clgemm_gemm(ctx, &d, NULL, NULL, NULL);
+    printf("%s interleaved A[i] and C[i] in one buffer -> %s %s\n", st ? "FAIL" : "ok  ",
+           clgemm_status_string(st), clgemm_last_error());
+    failures += st != CLGEMM_SUCCESS;
+    clFinish(clgemm_cl_queue(ctx));
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    clReleaseMemObject(c);
+}
+
+int main(void)
+{
+    /* Matrix-unit algorithms run through the emulation of their primitive here. */
+    setenv("CLGEMM_EMULATE_MATRIX", "1", 0);
+    const char *dev = getenv("CLGEMM_TEST_DEVICE");
+    if (clgemm_open(dev && *dev ? dev : "pocl", &ctx) != CLGEMM_SUCCESS) {
+        fprintf(stderr, "test_layouts: %s\n", clgemm_last_error());
+        return 1;
+    }
+    cl = clgemm_cl_context(ctx);
+
+    invalid_fields();
+
+    static const size_t awkward[2][3] = { { 37, 29, 17 }, { 65, 33, 50 } };
+    static const char *const simt[] = { "naive", "block_tiled_vectorized", "warp_tiled", NULL };
+    const spec base = { .alpha = 1.25f, .beta = -0.5f, .dtype = CLGEMM_F32 };
+    sweep("fp32 layouts x ops x sizes x algorithms, tight and padded", base, awkward, 2, simt, 4,
+          2);
+
+    /* Sizes every kernel reads in place when row-major N N: the pre-pass only for the rest. */
+    static const size_t aligned[1][3] = { { 48, 40, 24 } };
+    sweep("fp32 aligned sizes", base, aligned, 1, simt + 1, 2, 1);
+
+    /* Which calls pay for a pre-pass: none for row-major N N or column-major N N with aligned
+     * offsets and leading dimensions (the swap moves no data); a transpose does. */
+    const int f1 = failures;
+    spec one = base;
+    one.M = 48, one.N = 40, one.K = 24;
+    one.algorithm = "block_tiled_vectorized";
+    for (int l = 0; l < 2; l++) {
+        one.layout = (clgemm_layout)l;
+        one.op_a = CLGEMM_OP_N;
+        one.commands = 1;
+        run(&one);
+        one.op_a = CLGEMM_OP_T;
+        one.commands = 2;
+        run(&one);
+    }
+    printf("%s aligned N N runs the GEMM alone, in both layouts; op T adds a pre-pass\n",
+           failures > f1 ? "FAIL" : "ok  ");
+
+    spec batched = base;
+    batched.batch = 3;
+    batched.padded = true;
+    sweep("fp32 batch of 3, A shared, odd strides", batched, awkward, 1, simt, 3, 1);
+
+    spec h = base;
+    h.dtype = CLGEMM_F16;
+    static const char *const mma[] = { "mma" };
+    sweep("16-bit inputs on the emulated mma", h, awkward, 1, mma, 1, 2);
+
+    /* Step 10's own TF32 pre-pass (B^T and A rounded into its scratch) reads what the layout
+     * pre-pass packed; step 9 reads 16-bit operands at multiples of 8.  Both emulated. */
+    spec t = base;
+    t.coarse = true;
+    static const char *const tma[] = { "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2" };
+    sweep("fp32 as TF32 on the emulated wgmma_tma (exact inputs)", t, awkward, 1, tma, 1, 2);
+    static const char *const wg[] = { "wgmma:BM=64,BN=64,WGN=64,BK=32" };
+    sweep("16-bit inputs on the emulated wgmma", h, awkward, 1, wg, 1, 1);
+
+    /* The fixed-layout wrappers pack misaligned operands now, rather than refusing them. */
+    const int before = failures;
+    spec w = base;
+    w.wrapper = w.padded = true;
+    w.M = 37, w.N = 29, w.K = 17;
+    for (int i = 0; i < 3; i++) {
+        w.algorithm = simt[i];
+        run(&w);
+    }
+    w.dtype = CLGEMM_BF16;
+    w.algorithm = "mma";
+    run(&w);
+    printf("%s wrappers at odd offsets and leading dimensions\n", failures > before ? "FAIL" : "ok  ");
+
+    /* An out-of-order queue: the call orders its own commands (pre-passes, GEMMs, copies). */
+    cl_int err;
+    cl_command_queue ooo = clCreateCommandQueue(
+        cl, clgemm_device(ctx)->id,
+        CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+    if (ooo) {
+        spec o = batched;
+        o.queue = ooo;
+        o.layout = CLGEMM_COL_MAJOR;
+        o.op_a = o.op_b = CLGEMM_OP_T;
+        o.M = 65, o.N = 33, o.K = 50;
+        o.algorithm = "warp_tiled";
+        const int f0 = failures;
+        for (int i = 0; i < 4; i++)
+            run(&o);
+        printf("%s out-of-order queue: batches through every pre-pass\n",
+               failures > f0 ? "FAIL" : "ok  ");
+        clReleaseCommandQueue(ooo);
+    } else {
+        printf("skip out-of-order queue: %d\n", err);
+    }
+
+    clgemm_close(ctx);
+    printf("%d calls, %d failed\n", runs, failures);
+    return failures ? 1 : 0;
+}
