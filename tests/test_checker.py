@@ -4,7 +4,7 @@ give FAIL rows and exit status 1, at every verification path (full reference for
 problems, sampled entries plus CLBlast for large ones), while the same sources without the
 bug pass.
 
-usage: test_checker.py PATH/TO/clgemm PATH/TO/cl
+usage: test_checker.py PATH/TO/clgemm PATH/TO/cl [general]
 
 How the bug is planted: in a copy of cl/ (selected with CLGEMM_KERNEL_DIR), every kernel's
 `int K` parameter is renamed and the body opens with
@@ -17,6 +17,10 @@ K - 1) are checked as well.  The device is $CLGEMM_TEST_DEVICE, else pocl; matri
 run through their emulation (CLGEMM_EMULATE_MATRIX=1) where it has no matrix hardware.  A
 kernel whose precision tolerates more than one lost term (1/K) is reported, not required to
 fail.  Algorithms with a kernel for 16-bit inputs are checked again with --dtype f16 and bf16.
+A few algorithms are checked through the general call as well: transposed operands (--trans TN,
+column-major) and a batch of 2 (--batch 2, tight leading dimensions), at the full reference's
+size and at one checked by samples (plus CLBlast's batched result).  The optional argument
+`general` runs only that part.
 """
 import csv
 import io
@@ -28,6 +32,7 @@ import sys
 import tempfile
 
 CLGEMM, CL_DIR = sys.argv[1], sys.argv[2]
+ONLY_GENERAL = len(sys.argv) > 3 and sys.argv[3] == 'general'
 DEVICE = os.environ.get('CLGEMM_TEST_DEVICE') or 'pocl'
 failures = checks = 0
 
@@ -108,7 +113,27 @@ with tempfile.TemporaryDirectory() as tmp:
     env = {'CLGEMM_KERNEL_DIR': planted}
     bug = dict(env, CLGEMM_BUILD_OPTIONS='-DCLGEMM_PLANT_K_DELTA=-1')
 
-    for size in SIZES:
+    # The general call: a transposed case and a batched one, each at a fully checked size and
+    # at a larger one (K long, or checked by samples plus CLBlast's full batched result).
+    few = [n for n in ('naive', 'block_tiled_vectorized', 'warp_tiled', 'mma') if n in names]
+    for extra, sizes in ((['--trans', 'TN', '--layout', 'col'], [SIZES[0], SIZES[1]]),
+                         (['--batch', '2', '--ld-pad', '0'], [SIZES[0], SIZES[2]])):
+        for size in sizes:
+            args = ['--size', size, *extra, *[a for n in few for a in ('--algo', n)]]
+            what = '%s %s' % (size, ' '.join(extra))
+            rc, rows, out = run(args, env)
+            expect(rc == 0 and [r['algorithm'] for r in rows] == few + ['clblast'] and
+                   all(r['status'] == 'ok' for r in rows),
+                   'control %s: %s ok, exit 0 (%s)' % (what, ' '.join(few), summary(rows)), out)
+            rc, rows, out = run(args, bug)
+            kernels = [r for r in rows if r['algorithm'] != 'clblast']
+            expect(rc == 1 and [r['algorithm'] for r in kernels] == few and
+                   all(r['status'] == 'FAIL' for r in kernels) and
+                   all(r['status'] == 'ok' for r in rows if r['algorithm'] == 'clblast'),
+                   'K loop one short at %s: %s FAIL, exit 1 (rc=%d; %s)' %
+                   (what, ' '.join(few), rc, summary(rows)), out)
+
+    for size in [] if ONLY_GENERAL else SIZES:
         # Control: the planted copy without the define computes the right thing.
         rc, rows, out = run(['--size', size], env)
         expect(rc == 0 and [r['algorithm'] for r in rows if r['algorithm'] != 'clblast'] == names
@@ -148,12 +173,13 @@ with tempfile.TemporaryDirectory() as tmp:
     # host/lib/backend.c) are planted and checked the same way, at every size and both formats.
     # Against the reference from the rounded inputs their tolerance is the accumulation's
     # (host/cli/check.h), far below one lost term, so they must FAIL.
-    rc, rows, out = run(['--size', '7x5x3', '--no-check', '--no-baseline', '--dtype', 'f16',
-                         *[a for n in names for a in ('--algo', n)]], env)
-    names16 = [r['algorithm'] for r in rows if r.get('precision') == 'f16']
-    expect(names16, 'some algorithm runs a 16-bit kernel with --dtype f16: %s' %
-           (' '.join(names16) or 'none'), out)
-    for dtype in ('f16', 'bf16'):
+    if not ONLY_GENERAL:
+        rc, rows, out = run(['--size', '7x5x3', '--no-check', '--no-baseline', '--dtype', 'f16',
+                             *[a for n in names for a in ('--algo', n)]], env)
+        names16 = [r['algorithm'] for r in rows if r.get('precision') == 'f16']
+        expect(names16, 'some algorithm runs a 16-bit kernel with --dtype f16: %s' %
+               (' '.join(names16) or 'none'), out)
+    for dtype in () if ONLY_GENERAL else ('f16', 'bf16'):
         for size in SIZES:
             args = ['--size', size, '--dtype', dtype, *[a for n in names16 for a in ('--algo', n)]]
             rc, rows, out = run(args, env)
@@ -174,7 +200,7 @@ with tempfile.TemporaryDirectory() as tmp:
     naive = open(os.path.join(CL_DIR, '01_naive.cl')).read()
     loop = re.search(r'for\s*\(\s*int\s+k\s*=\s*0\s*;\s*k\s*<\s*K\s*;\s*\+\+k\s*\)', naive)
     expect(loop is not None, 'the naive kernel has its K loop "for (int k = 0; k < K; ++k)"')
-    if loop:
+    if loop and not ONLY_GENERAL:
         for what, replacement in [('starts at 1', 'for (int k = 1; k < K; ++k)'),
                                   ('ends at K - 1', 'for (int k = 0; k < K - 1; ++k)')]:
             shutil.rmtree(planted)

@@ -64,6 +64,13 @@ bad = [
     (['--algo', 'tiled:BM=x'], 'bad --algo'), (['--algo', 'warp_tiled:BM=99999'], 'range'),
     # the names the steps-8-10 kernels had before they became one file per step
     (['--algo', 'wgmma_tma_packed'], 'its kernel is wgmma_tma on fp32 data'),
+    # the general call's flags
+    (['--layout', 'diag'], "bad --layout 'diag'"), (['--trans', 'NX'], "bad --trans 'NX'"),
+    (['--ld-pad', '-1'], "bad --ld-pad '-1'"), (['--batch', '0'], "bad --batch '0'"),
+    (['--layout', 'COL'], '--layout'), (['--trans', 'nt'], '--trans'),
+    (['--batch', '-2'], '--batch'), (['--ld-pad', 'x'], '--ld-pad'),
+    # a batch whose buffers together exceed 32-bit indexing is refused before any allocation
+    (['--size', '1024', '--batch', '4096'], 'beyond 32-bit'),
 ]
 for args, needle in bad:
     rc, out, err = run('--device', 'pocl', *args) if '--device' not in args else run(*args)
@@ -75,7 +82,8 @@ for args, needle in bad:
 rc, out, err = run('--help')
 expect(rc == 0 and '--size' in out and '--device' in out and 'Exit status' in out and
        '--dtype' in out and 'bf16' in out and '--show-unsupported' in out and
-       '--option=VALUE' in out, '--help')
+       '--option=VALUE' in out and '--layout' in out and '--trans' in out and
+       '--ld-pad' in out and '--batch' in out, '--help')
 rc, out, err = run('--version')
 expect(rc == 0 and out.startswith('clgemm '), '--version', out)
 rc, out, err = run('--device', 'pocl', '--algo', 'list')
@@ -200,6 +208,70 @@ for form in (['--size=24', '--algo=naive', '--algo', 'tiled'],
            'value forms: %s' % ' '.join(form), out + err)
 
 
+# The general call: every layout and transpose at an odd size, tight (--ld-pad 0) and odd
+# (--ld-pad 3) leading dimensions, one problem and a batch of 3, every algorithm and CLBlast
+# running the same call on the same buffers: every row ok (those that need matrix hardware say
+# so), and CSV carries what ran.
+runnable_csv = [a for a in ALGOS if a not in UNSUPPORTED]
+for layout in ('row', 'col'):
+    for trans in ('NN', 'NT', 'TN', 'TT'):
+        for pad, batch in (('0', '1'), ('3', '3')):
+            args = ['--layout', layout, '--trans', trans, '--ld-pad', pad, '--batch', batch]
+            rc, out, err = run('--device', 'pocl', '--size', '37x29x19', '--iters', '1',
+                               '--warmup', '0', '--beta', '0.5', '--format', 'csv', '--quiet',
+                               *args)
+            rows = list(csv.DictReader(io.StringIO(out)))
+            expect(rc == 0 and [r['algorithm'] for r in rows] == ALGOS and
+                   [r['algorithm'] for r in rows if r['status'] == 'ok'] == runnable_csv and
+                   all(r['status'] == 'unsupported' for r in rows
+                       if r['algorithm'] in UNSUPPORTED) and
+                   all(r['layout'] == layout and r['trans'] == trans and r['batch'] == batch and
+                       r['ld_pad'] == pad for r in rows) and
+                   all(float(r['error']) <= float(r['tolerance']) for r in rows
+                       if r['status'] == 'ok'),
+                   '%s: every row ok, CLBlast included' % ' '.join(args),
+                   out + err)
+# The table's problem line says what is not the default; JSON carries it.
+rc, out, err = run('--device', 'pocl', '--algo', 'tiled', '--size', '33x17x9', '--iters', '1',
+                   '--layout', 'col', '--trans', 'TN', '--batch', '3', '--ld-pad', '0')
+problem = next((l for l in out.splitlines() if l.startswith('problem')), '')
+expect(rc == 0 and 'A^T*B' in problem and
+       problem.endswith('33 x 17 x 9; col-major, trans TN, batch 3, ld pad 0') and
+       'FAIL' not in out, 'table: the problem line names layout, trans, batch and ld pad',
+       out + err)
+rc, out, err = run('--device', 'pocl', '--algo', 'tiled', '--size', '24', '--iters', '1')
+problem = next((l for l in out.splitlines() if l.startswith('problem')), '')
+expect(rc == 0 and problem.endswith('24 x 24 x 24') and 'A*B' in problem,
+       'table: the defaults add nothing to the problem line', out + err)
+rc, out, err = run('--device', 'pocl', '--algo', 'tiled', '--size', '24', '--iters', '2',
+                   '--trans', 'NT', '--batch', '2', '--format', 'json', '--quiet')
+try:
+    res = json.loads(out)['results'][0]
+    rows = {r['algorithm']: r for r in res['rows']}
+    ok = (rc == 0 and res['layout'] == 'row' and res['trans'] == 'NT' and res['batch'] == 2 and
+          res['ld_pad'] is None and rows['tiled']['status'] == 'ok' and
+          rows['clblast']['status'] == 'ok')
+    # GFLOP/s counts every problem of the batch
+    ok = ok and abs(rows['tiled']['gflops'] - 2 * 2 * 24 ** 3 / (rows['tiled']['ms_median'] *
+                                                                 1e-3) / 1e9) < \
+        1e-3 * rows['tiled']['gflops']
+except (ValueError, KeyError, IndexError, TypeError) as exc:
+    ok = False
+    out += repr(exc)
+expect(ok, '--format json: layout, trans, batch, ld_pad (null: default); GFLOP/s of the batch',
+       out + err)
+# --dtype with the general call: the 16-bit kernel (emulated here) on transposed column-major
+# batches, and the fp32 rows on the rounded values.
+rc, out, err = run('--device', 'pocl', '--algo', 'tensor_core', '--algo', 'naive', '--dtype',
+                   'bf16', '--size', '40x24x20', '--iters', '1', '--layout', 'col', '--trans',
+                   'TT', '--batch', '2', '--ld-pad', '1', '--format', 'csv', '--quiet',
+                   env={'CLGEMM_EMULATE_MATRIX': '1'})
+rows = {r['algorithm']: r for r in csv.DictReader(io.StringIO(out))}
+expect(rc == 0 and rows.get('tensor_core', {}).get('precision') == 'bf16' and
+       all(r['status'] == 'ok' for r in rows.values()) and len(rows) == 3,
+       '--dtype bf16 --layout col --trans TT --batch 2: 16-bit kernel ok, others ok', out + err)
+
+
 def table_rows(out):
     # The table's rows: from the header line to the first blank line.
     lines = out.splitlines()
@@ -288,6 +360,25 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out, err = run('--device', 'pocl', '--algo', 'block_tiled', '--size', '70x50x30',
                        '--iters', '1', '--quiet', env={'CLGEMM_KERNEL_DIR': bad_dir})
     expect(rc == 1 and 'FAIL' in out, 'planted wrong result -> FAIL, exit 1', out + err)
+    # A write outside C's matrices (one element past the last entry of a problem, into the
+    # padding) fails the row even though every entry of C is right.
+    shutil.copy(os.path.join(CL_DIR, 'common.h'), os.path.join(bad_dir, 'common.h'))
+    naive_path = os.path.join(bad_dir, '01_naive.cl')
+    naive = open(naive_path).read()
+    store = '*c = gemm_epilogue(acc, alpha, beta, c);'
+    assert store in naive
+    open(naive_path, 'w').write(naive.replace(
+        store, store + '\n    if (row == M - 1 && col == N - 1)\n        c[1] = 0.0f;', 1))
+    rc, out, err = run('--device', 'pocl', '--algo', 'naive', '--size', '20x12x10', '--iters',
+                       '1', '--quiet', '--ld-pad', '3', '--batch', '2', '--format', 'csv',
+                       env={'CLGEMM_KERNEL_DIR': bad_dir})
+    rows = {r['algorithm']: r for r in csv.DictReader(io.StringIO(out))}
+    expect(rc == 1 and rows.get('naive', {}).get('status') == 'FAIL' and
+           float(rows['naive']['error']) <= float(rows['naive']['tolerance']) and
+           "outside C's matrices" in rows['naive']['note'] and
+           rows['clblast']['status'] == 'ok', 'a write into the padding -> FAIL, exit 1',
+           out + err)
+    open(naive_path, 'w').write(naive)
     # A kernel that does not compile: its build log is shown and the rest still run.
     broken = os.path.join(bad_dir, '03_tiled.cl')
     open(broken, 'a').write('\nthis is not OpenCL C;\n')

@@ -14,7 +14,13 @@
  *   full    many sizes and, for the matrix-unit steps, tile shapes beyond the defaults
  *   ksweep  the matrix-unit names at tiny K (1, 2, 3, 5, 8, 9) with at least 4096 entries of
  *           C: one product dominates an entry, so the worst single product's rounding is
- *           seen, which an error bound that assumes the wrong rounding fails */
+ *           seen, which an error bound that assumes the wrong rounding fails
+ *   layouts the general call: every transpose (NN, NT, TN, TT) in both layouts, each with one
+ *           of two awkward sizes, tight or padded leading dimensions (--ld-pad 0 or 3), odd
+ *           offsets, one problem or a batch of 3 -- eight cases per algorithm and element
+ *           type, chosen so that every pair of those choices occurs (pairwise, not the full
+ *           product, which would not fit the quick suites); 16-bit kernels alternate f16 and
+ *           bf16 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,26 +70,24 @@ static const struct {
     { "wgmma_tma:SPLIT=1,BK=8,PROMOTE=1", F32_ONLY },
 };
 
-typedef enum { QUICK, FULL, KSWEEP } mode;
+/* layouts mode: two awkward sizes (odd everywhere, no dimension a multiple of a tile). */
+static const gemm_shape layout_sizes[] = { { 37, 29, 19 }, { 70, 45, 33 } };
+
+typedef enum { QUICK, FULL, KSWEEP, LAYOUTS } mode;
 
 static int cases, failed;
 
-static void run_case(session *s, const char *algo, clgemm_dtype dtype, gemm_shape shape,
-                     bool tight, int ld_multiple, unsigned seed)
+/* One algorithm on one problem, checked against the full reference; what the case was is
+ * `what`. */
+static void run_request_case(session *s, const char *algo, run_request req, const char *what)
 {
-    run_request req = run_request_defaults();
-    req.shape = shape;
+    const clgemm_dtype dtype = req.dtype;
+    const gemm_shape shape = req.shape;
     req.algos = &algo;
     req.nalgos = 1;
     req.iters = 1;
     req.warmup = 0;
     req.check = CHECK_FULL;
-    req.seed = seed;
-    req.dtype = dtype;
-    req.ld_multiple = tight ? ld_multiple : 32;
-    req.offset = tight ? (ld_multiple > 1 ? ld_multiple : 3) : 0;
-    req.alpha = tight ? -1.5f : 1.0f;
-    req.beta = tight ? 0.5f : 0.0f;
     run_result res;
     errbuf e = { "" };
     cases++;
@@ -99,11 +103,56 @@ static void run_case(session *s, const char *algo, clgemm_dtype dtype, gemm_shap
     failed += !ok;
     printf("%s %-34.34s %-4s %4dx%4dx%4d %s error %.2e (tolerance %.2e, %s) %s %s\n",
            ok ? "ok  " : "FAIL", algo, clgemm_dtype_name(dtype), shape.M, shape.N, shape.K,
-           tight ? "tight ld, offset, beta=0.5" : "padded, beta=0  ", row->error,
-           row->tolerance, row->precision, ok ? "" : row_status_name(row->status), row->note);
+           what, row->error, row->tolerance, row->precision,
+           ok ? "" : row_status_name(row->status), row->note);
     if (row->build_log)
         printf("%s\n", row->build_log);
     run_result_free(&res);
+}
+
+static void run_case(session *s, const char *algo, clgemm_dtype dtype, gemm_shape shape,
+                     bool tight, int ld_multiple, unsigned seed)
+{
+    run_request req = run_request_defaults();
+    req.shape = shape;
+    req.seed = seed;
+    req.dtype = dtype;
+    req.ld_multiple = tight ? ld_multiple : 32;
+    req.offset = tight ? (ld_multiple > 1 ? ld_multiple : 3) : 0;
+    req.alpha = tight ? -1.5f : 1.0f;
+    req.beta = tight ? 0.5f : 0.0f;
+    run_request_case(s, algo, req, tight ? "tight ld, offset, beta=0.5" : "padded, beta=0  ");
+}
+
+/* The eight cases of the layouts mode for one algorithm and element type (dtype: CLGEMM_F32,
+ * or CLGEMM_F16 standing for both 16-bit types).  Case (t, l) has transposes t and layout l;
+ * with a = t & 1 and b = t >> 1 the size is l ^ a, the padding l ^ b and the batch l ^ a ^ b,
+ * which makes every pair of values of any two choices occur at least once. */
+static void run_layout_cases(session *s, const char *algo, clgemm_dtype dtype)
+{
+    static const char *const trans[] = { "NN", "NT", "TN", "TT" };
+    for (int t = 0; t < 4; t++)
+        for (int l = 0; l < 2; l++) {
+            const int a = t & 1, b = t >> 1;
+            const bool padded = l ^ b, batched = l ^ a ^ b;
+            run_request req = run_request_defaults();
+            req.shape = layout_sizes[l ^ a];
+            req.layout = l ? CLGEMM_COL_MAJOR : CLGEMM_ROW_MAJOR;
+            req.op_a = (t & 2) ? CLGEMM_OP_T : CLGEMM_OP_N;
+            req.op_b = (t & 1) ? CLGEMM_OP_T : CLGEMM_OP_N;
+            req.ld_pad = padded ? 3 : 0;
+            req.offset = padded ? 5 : 3;
+            req.batch = batched ? 3 : 1;
+            /* C read (beta != 0) with tight lines, C full of NaN and never read with padded */
+            req.alpha = padded ? 1.0f : -1.5f;
+            req.beta = padded ? 0.0f : 0.5f;
+            req.dtype = dtype == CLGEMM_F32 ? CLGEMM_F32 : (t + l) % 2 ? CLGEMM_BF16 : CLGEMM_F16;
+            req.seed = (uint64_t)(100 * t + 10 * l + dtype);
+            char what[64];
+            snprintf(what, sizeof what, "%s %s, ld+%d, off %d, batch %d, beta=%g",
+                     l ? "col" : "row", trans[t], req.ld_pad, req.offset, req.batch, req.beta);
+            run_request_case(s, algo, req, what);
+        }
 }
 
 static bool is_matrix_unit(const char *name)
@@ -114,12 +163,13 @@ static bool is_matrix_unit(const char *name)
 
 int main(int argc, char **argv)
 {
-    mode m = argc > 1 && strcmp(argv[1], "full") == 0     ? FULL
-             : argc > 1 && strcmp(argv[1], "ksweep") == 0 ? KSWEEP
-             : argc > 1 && strcmp(argv[1], "quick") == 0  ? QUICK
-                                                          : (mode)-1;
+    mode m = argc > 1 && strcmp(argv[1], "full") == 0      ? FULL
+             : argc > 1 && strcmp(argv[1], "ksweep") == 0  ? KSWEEP
+             : argc > 1 && strcmp(argv[1], "quick") == 0   ? QUICK
+             : argc > 1 && strcmp(argv[1], "layouts") == 0 ? LAYOUTS
+                                                           : (mode)-1;
     if ((int)m < 0) {
-        fprintf(stderr, "usage: test_correctness quick|full|ksweep [ALGO...]\n");
+        fprintf(stderr, "usage: test_correctness quick|full|ksweep|layouts [ALGO...]\n");
         return 2;
     }
     const char *spec = getenv("CLGEMM_TEST_DEVICE");
@@ -188,6 +238,13 @@ int main(int argc, char **argv)
         snprintf(name, sizeof name, "%.*s", (int)strcspn(algos[a], ":"), algos[a]);
         const clgemm_algorithm_desc *d = clgemm_find_algorithm(name);
         const bool baseline = strcmp(algos[a], BASELINE_NAME) == 0;
+        if (m == LAYOUTS) {
+            if (baseline || clgemm_algorithm_has_dtype(algos[a], CLGEMM_F32))
+                run_layout_cases(s, algos[a], CLGEMM_F32);
+            if (!baseline && clgemm_algorithm_has_dtype(algos[a], CLGEMM_F16))
+                run_layout_cases(s, algos[a], CLGEMM_F16);
+            continue;
+        }
         for (int dt = CLGEMM_F32; dt <= CLGEMM_BF16; dt++) {
             const clgemm_dtype dtype = (clgemm_dtype)dt;
             /* the baseline and the fp32 steps on fp32 data; 16-bit data on 16-bit kernels */

@@ -103,6 +103,26 @@ static void test_cli(void)
            !o.show_unsupported && o.shape.M == 64 && !o.check);
     EXPECT(parse(&o, &e, 2, "--size", "64") == 0 && o.size_given && o.shape.K == 64);
     EXPECT(parse(&o, &e, 3, "--alpha", "-2", "--") == 0 && o.alpha == -2.0f);
+    /* the general call's flags: defaults, every value, and one-line refusals */
+    EXPECT(parse(&o, &e, 0) == 0 && o.layout == CLGEMM_ROW_MAJOR && o.op_a == CLGEMM_OP_N &&
+           o.op_b == CLGEMM_OP_N && o.ld_pad == -1 && o.batch == 1);
+    EXPECT(parse(&o, &e, 8, "--layout", "col", "--trans", "TN", "--ld-pad", "0", "--batch",
+                 "3") == 0 &&
+           o.layout == CLGEMM_COL_MAJOR && o.op_a == CLGEMM_OP_T && o.op_b == CLGEMM_OP_N &&
+           o.ld_pad == 0 && o.batch == 3);
+    EXPECT(parse(&o, &e, 2, "--trans=NT", "--layout=row") == 0 && o.op_a == CLGEMM_OP_N &&
+           o.op_b == CLGEMM_OP_T && o.layout == CLGEMM_ROW_MAJOR);
+    EXPECT(parse(&o, &e, 1, "--trans=TT") == 0 && o.op_a == CLGEMM_OP_T && o.op_b == CLGEMM_OP_T);
+    EXPECT(parse(&o, &e, 2, "--layout", "diag") == -1 && strstr(e.msg, "--layout 'diag'"));
+    EXPECT(parse(&o, &e, 2, "--layout", "Col") == -1 && strstr(e.msg, "--layout"));
+    EXPECT(parse(&o, &e, 2, "--trans", "NX") == -1 && strstr(e.msg, "--trans 'NX'"));
+    EXPECT(parse(&o, &e, 2, "--trans", "N") == -1 && strstr(e.msg, "--trans"));
+    EXPECT(parse(&o, &e, 2, "--trans", "nn") == -1 && strstr(e.msg, "--trans"));
+    EXPECT(parse(&o, &e, 2, "--trans", "NNN") == -1 && strstr(e.msg, "--trans"));
+    EXPECT(parse(&o, &e, 2, "--ld-pad", "-1") == -1 && strstr(e.msg, "--ld-pad '-1'"));
+    EXPECT(parse(&o, &e, 2, "--ld-pad", "65537") == -1 && strstr(e.msg, "--ld-pad"));
+    EXPECT(parse(&o, &e, 2, "--batch", "0") == -1 && strstr(e.msg, "--batch '0'"));
+    EXPECT(parse(&o, &e, 2, "--batch", "2x") == -1 && strstr(e.msg, "--batch"));
 }
 
 static void test_params(void)
@@ -292,6 +312,111 @@ static void test_check(void)
     host_matrix_free(&C0);
     host_matrix_free(&C);
     host_matrix_free(&other);
+}
+
+/* The general call's operands on the host: every layout and transpose, leading dimensions
+ * beyond the line, an offset and a batch.  The reference of the same logical product must not
+ * depend on how it is stored; a wrong entry in any problem, and a write into any padding, must
+ * be seen. */
+static void test_check_layouts(void)
+{
+    enum { M = 7, N = 5, K = 6, BATCH = 3, OFF = 3 };
+    /* op(A) and op(B) of each problem, as plain arrays */
+    float a[BATCH][M][K], b[BATCH][K][N];
+    uint64_t s = 77;
+    for (int p = 0; p < BATCH; p++) {
+        for (int i = 0; i < M; i++)
+            for (int k = 0; k < K; k++)
+                a[p][i][k] = (float)((s = s * 6364136223846793005ull + 1) >> 40) / 16777216.0f;
+        for (int k = 0; k < K; k++)
+            for (int j = 0; j < N; j++)
+                b[p][k][j] = (float)((s = s * 6364136223846793005ull + 1) >> 40) / 16777216.0f;
+    }
+    for (int v = 0; v < 8; v++) {
+        const bool col = v & 1, ta = v & 2, tb = v & 4;
+        const int pad = v % 3; /* 0, 1, 2: tight and odd leading dimensions */
+        matrix_geometry ga = matrix_geometry_of(ta ? K : M, ta ? M : K, col, pad, 1);
+        matrix_geometry gb = matrix_geometry_of(tb ? N : K, tb ? K : N, col, pad, 1);
+        matrix_geometry gc = matrix_geometry_of(M, N, col, pad, 1);
+        EXPECT(ga.ld == (col ? ga.rows : ga.cols) + pad && ga.stride == ga.ld * (col ? ga.cols
+                                                                               : ga.rows));
+        host_matrix A, B, C0, C, D;
+        EXPECT(host_matrix_make(&A, &ga, BATCH, OFF) == 0 &&
+               host_matrix_make(&B, &gb, BATCH, OFF) == 0 &&
+               host_matrix_make(&C0, &gc, BATCH, OFF) == 0 &&
+               host_matrix_make(&C, &gc, BATCH, OFF) == 0 &&
+               host_matrix_make(&D, &gc, BATCH, OFF) == 0);
+        A.trans = ta;
+        B.trans = tb;
+        host_matrix_fill_random(&C0, 5);
+        EXPECT(isnan(C0.buf[0]) && isnan(C0.buf[OFF - 1]) && !isnan(C0.data[0]));
+        size_t nan = 0, total = host_matrix_buffer_bytes(&C0) / sizeof(float);
+        for (size_t i = 0; i < total; i++) {
+            nan += isnan(C0.buf[i]) != 0;
+            EXPECT(!isnan(C0.buf[i]) == host_matrix_inside(&C0, i));
+        }
+        EXPECT(nan == total - (size_t)BATCH * M * N);
+        host_matrix_fill_nan(&A);
+        host_matrix_fill_nan(&B);
+        /* the stored element behind op(X)(i, j), by hand: T swaps i and j, column-major swaps
+         * the roles of row and column in the address */
+        for (int p = 0; p < BATCH; p++) {
+            for (int i = 0; i < M; i++)
+                for (int k = 0; k < K; k++) {
+                    int r = ta ? k : i, c = ta ? i : k;
+                    A.data[p * A.stride + (col ? c * A.ld + r : r * A.ld + c)] = a[p][i][k];
+                }
+            for (int k = 0; k < K; k++)
+                for (int j = 0; j < N; j++) {
+                    int r = tb ? j : k, c = tb ? k : j;
+                    B.data[p * B.stride + (col ? c * B.ld + r : r * B.ld + c)] = b[p][k][j];
+                }
+        }
+        memcpy(C.buf, C0.buf, host_matrix_buffer_bytes(&C0));
+        for (int p = 0; p < BATCH; p++)
+            for (int i = 0; i < M; i++)
+                for (int j = 0; j < N; j++) {
+                    float acc = 0.0f;
+                    for (int k = 0; k < K; k++)
+                        acc += a[p][i][k] * b[p][k][j];
+                    size_t at = p * C.stride + (col ? (size_t)j * C.ld + i : (size_t)i * C.ld + j);
+                    C.data[at] = -1.5f * acc + 0.5f * C0.data[at];
+                }
+        for (int full = 0; full <= 1; full++) {
+            reference ref;
+            EXPECT(reference_build(&ref, &A, &B, &C0, -1.5f, 0.5f, full, 9) == 0);
+            EXPECT(ref.shape.M == M && ref.shape.N == N && ref.shape.K == K && ref.batch == BATCH);
+            EXPECT(reference_error(&ref, &C) < tolerance_f32(K));
+            /* the last problem's corner, wrong: both modes look at it */
+            size_t corner = (BATCH - 1) * C.stride +
+                            (col ? (size_t)(N - 1) * C.ld + M - 1 : (size_t)(M - 1) * C.ld + N - 1);
+            float keep = C.data[corner];
+            C.data[corner] += 0.01f;
+            EXPECT(reference_error(&ref, &C) > tolerance_f32(K));
+            C.data[corner] = keep;
+            reference_free(&ref);
+        }
+        memcpy(D.buf, C.buf, host_matrix_buffer_bytes(&C));
+        EXPECT(compare_error(&A, &B, &C0, -1.5f, 0.5f, &C, &D) == 0.0);
+        D.data[C.stride + 2] += 0.05f; /* an entry of the second problem */
+        EXPECT(compare_error(&A, &B, &C0, -1.5f, 0.5f, &C, &D) > tolerance_f32(K));
+        /* writes outside the matrices: none; then one into the padding after problem 0's
+         * first line (when there is padding) and one before the offset */
+        size_t first = 0;
+        EXPECT(host_matrix_outside_changes(&C0, &C, &first) == 0);
+        if (pad) {
+            C.data[col ? M : N] = 1.0f;
+            EXPECT(host_matrix_outside_changes(&C0, &C, &first) == 1 &&
+                   first == OFF + (size_t)(col ? M : N));
+        }
+        C.buf[1] = 2.0f;
+        EXPECT(host_matrix_outside_changes(&C0, &C, &first) == (pad ? 2u : 1u) && first == 1);
+        host_matrix_free(&A);
+        host_matrix_free(&B);
+        host_matrix_free(&C0);
+        host_matrix_free(&C);
+        host_matrix_free(&D);
+    }
 }
 
 /* Entries round-trip, and every damage to one is refused, never read past its end. */
@@ -669,6 +794,7 @@ int main(void)
     test_registry();
     test_device_select();
     test_check();
+    test_check_layouts();
     test_dtype_conversions();
     test_dtype_cli();
     test_dtype_tolerance();

@@ -5,15 +5,16 @@
 #include <stdbool.h>
 
 #include "clerr.h"
-#include "shape.h"
+#include "clgemm.h"
 
 /* False when clgemm was built with -Dclblast=disabled or without libclblast-dev. */
 bool baseline_clblast_available(void);
 
-/* Enqueues C = alpha*A*B + beta*C through CLBlastSgemm (row-major, no transposes).  *last
- * is the event of the last kernel CLBlast enqueued (it may enqueue several). */
-int baseline_clblast_enqueue(cl_command_queue q, gemm_shape s, float alpha, gemm_operand A,
-                             gemm_operand B, float beta, gemm_operand C, cl_event *last,
+/* Enqueues the call `d` describes (fp32 A and B; its algorithm is ignored) through CLBlast:
+ * CLBlastSgemm with the same layout, transposes, leading dimensions and offsets, or
+ * CLBlastSgemmStridedBatched with the same strides when d->batch > 1.  *last is the event of
+ * the last kernel CLBlast enqueued (it may enqueue several). */
+int baseline_clblast_enqueue(cl_command_queue q, const clgemm_gemm_desc *d, cl_event *last,
                              errbuf *e);
 
 /* Drops CLBlast's cache of compiled programs (they hold the context alive). */

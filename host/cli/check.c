@@ -43,11 +43,6 @@ double tolerance_for_inputs(const char *precision, const char *dtype, int K)
     return 2.0 * tolerance_f32(K) + 0x1.0p-20;
 }
 
-static float at(const host_matrix *m, int r, int c)
-{
-    return m->data[(size_t)r * (size_t)m->ld + (size_t)c];
-}
-
 static double entry_error(double c, double ref, double scale)
 {
     if (!isfinite(c))
@@ -58,49 +53,88 @@ static double entry_error(double c, double ref, double scale)
     return scale > 0.0 ? d / scale : INFINITY;
 }
 
+/* What the metric adds for C's own term, and the final value and scale of an entry. */
+static void finish_entry(const host_matrix *C0, float alpha, float beta, int b, int i, int j,
+                         double sum, double mag, double *value, double *scale)
+{
+    double c0 = beta != 0.0f ? (double)host_matrix_at(C0, b, i, j) : 0.0;
+    *value = (double)alpha * sum + (double)beta * c0;
+    *scale = fabs((double)alpha) * mag + fabs((double)beta * c0);
+}
+
 /* One entry computed from scratch: used for samples. */
 static void exact_entry(const host_matrix *A, const host_matrix *B, const host_matrix *C0,
-                        float alpha, float beta, int i, int j, double *value, double *scale)
+                        float alpha, float beta, int b, int i, int j, double *value,
+                        double *scale)
 {
     double sum = 0.0, mag = 0.0;
-    for (int k = 0; k < A->cols; k++) {
-        double p = (double)at(A, i, k) * (double)at(B, k, j);
+    for (int k = 0; k < host_matrix_op_cols(A); k++) {
+        double p = (double)host_matrix_op(A, b, i, k) * (double)host_matrix_op(B, b, k, j);
         sum += p;
         mag += fabs(p);
     }
-    double c0 = beta != 0.0f ? (double)at(C0, i, j) : 0.0;
-    *value = (double)alpha * sum + (double)beta * c0;
-    *scale = fabs((double)alpha) * mag + fabs((double)beta * c0);
+    finish_entry(C0, alpha, beta, b, i, j, sum, mag, value, scale);
+}
+
+/* Distances between neighbours of op(B): along j (bj) and along k (bk); one of them is 1. */
+static void op_steps(const host_matrix *m, size_t *along_rows, size_t *along_cols)
+{
+    /* stored (r, c) at r * ld + c (row-major) or c * ld + r; op swaps r and c */
+    size_t r = m->col_major ? 1 : (size_t)m->ld, c = m->col_major ? (size_t)m->ld : 1;
+    *along_rows = m->trans ? c : r;
+    *along_cols = m->trans ? r : c;
 }
 
 static int build_full(reference *ref, const host_matrix *A, const host_matrix *B,
                       const host_matrix *C0, float alpha, float beta)
 {
     int M = ref->shape.M, N = ref->shape.N, K = ref->shape.K;
-    ref->count = (size_t)M * (size_t)N;
+    ref->count = (size_t)ref->batch * (size_t)M * (size_t)N;
     ref->value = calloc(ref->count, sizeof(double));
     ref->scale = calloc(ref->count, sizeof(double));
-    if (!ref->value || !ref->scale)
+    double *arow = malloc((size_t)K * sizeof(double));
+    if (!ref->value || !ref->scale || !arow) {
+        free(arow);
         return -1;
-    /* i-k-j order streams rows of B, which keeps this O(MNK) loop cache-friendly. */
-    for (int i = 0; i < M; i++) {
-        double *sum = ref->value + (size_t)i * (size_t)N;
-        double *mag = ref->scale + (size_t)i * (size_t)N;
-        for (int k = 0; k < K; k++) {
-            double a = at(A, i, k);
-            const float *b = B->data + (size_t)k * (size_t)B->ld;
-            for (int j = 0; j < N; j++) {
-                double p = a * (double)b[j];
-                sum[j] += p;
-                mag[j] += fabs(p);
+    }
+    size_t bk, bj;
+    op_steps(B, &bk, &bj);
+    for (int b = 0; b < ref->batch; b++) {
+        const float *Bb = B->data + (size_t)b * B->stride;
+        for (int i = 0; i < M; i++) {
+            size_t at = ((size_t)b * (size_t)M + (size_t)i) * (size_t)N;
+            double *sum = ref->value + at, *mag = ref->scale + at;
+            for (int k = 0; k < K; k++)
+                arow[k] = host_matrix_op(A, b, i, k);
+            if (bj == 1) {
+                /* i-k-j order streams rows of op(B): cache-friendly for this O(MNK) loop */
+                for (int k = 0; k < K; k++) {
+                    const float *brow = Bb + (size_t)k * bk;
+                    for (int j = 0; j < N; j++) {
+                        double p = arow[k] * (double)brow[j];
+                        sum[j] += p;
+                        mag[j] += fabs(p);
+                    }
+                }
+            } else {
+                /* op(B)'s columns are contiguous: one dot product per entry */
+                for (int j = 0; j < N; j++) {
+                    const float *bcol = Bb + (size_t)j * bj;
+                    double s = 0.0, g = 0.0;
+                    for (int k = 0; k < K; k++) {
+                        double p = arow[k] * (double)bcol[k];
+                        s += p;
+                        g += fabs(p);
+                    }
+                    sum[j] = s;
+                    mag[j] = g;
+                }
             }
-        }
-        for (int j = 0; j < N; j++) {
-            double c0 = beta != 0.0f ? (double)at(C0, i, j) : 0.0;
-            sum[j] = (double)alpha * sum[j] + (double)beta * c0;
-            mag[j] = fabs((double)alpha) * mag[j] + fabs((double)beta * c0);
+            for (int j = 0; j < N; j++)
+                finish_entry(C0, alpha, beta, b, i, j, sum[j], mag[j], &sum[j], &mag[j]);
         }
     }
+    free(arow);
     return 0;
 }
 
@@ -113,37 +147,55 @@ static uint64_t next(uint64_t *s)
 
 #define RANDOM_SAMPLES 4096
 
+static void add_sample(reference *ref, int b, int i, int j)
+{
+    ref->batches[ref->count] = b;
+    ref->rows[ref->count] = i;
+    ref->cols[ref->count++] = j;
+}
+
+/* Whole first and last rows and columns of the first and last problem of a batch (where edge
+ * bugs live), the corners of the others, and random entries of any. */
 static int build_sampled(reference *ref, const host_matrix *A, const host_matrix *B,
                          const host_matrix *C0, float alpha, float beta, uint64_t seed)
 {
-    int M = ref->shape.M, N = ref->shape.N;
-    size_t cap = 2 * (size_t)M + 2 * (size_t)N + RANDOM_SAMPLES;
+    int M = ref->shape.M, N = ref->shape.N, nb = ref->batch;
+    size_t cap = 2 * (2 * (size_t)M + 2 * (size_t)N) + 4 * (size_t)nb + RANDOM_SAMPLES;
+    ref->batches = malloc(cap * sizeof(int));
     ref->rows = malloc(cap * sizeof(int));
     ref->cols = malloc(cap * sizeof(int));
     ref->value = malloc(cap * sizeof(double));
     ref->scale = malloc(cap * sizeof(double));
-    if (!ref->rows || !ref->cols || !ref->value || !ref->scale)
+    if (!ref->batches || !ref->rows || !ref->cols || !ref->value || !ref->scale)
         return -1;
-    size_t n = 0;
-    for (int j = 0; j < N; j++) {
-        ref->rows[n] = 0, ref->cols[n++] = j;
-        if (M > 1)
-            ref->rows[n] = M - 1, ref->cols[n++] = j;
-    }
-    for (int i = 1; i + 1 < M; i++) {
-        ref->rows[n] = i, ref->cols[n++] = 0;
-        if (N > 1)
-            ref->rows[n] = i, ref->cols[n++] = N - 1;
+    ref->count = 0;
+    for (int b = 0; b < nb; b++) {
+        if (b == 0 || b == nb - 1) {
+            for (int j = 0; j < N; j++) {
+                add_sample(ref, b, 0, j);
+                if (M > 1)
+                    add_sample(ref, b, M - 1, j);
+            }
+            for (int i = 1; i + 1 < M; i++) {
+                add_sample(ref, b, i, 0);
+                if (N > 1)
+                    add_sample(ref, b, i, N - 1);
+            }
+        } else {
+            add_sample(ref, b, 0, 0);
+            add_sample(ref, b, 0, N - 1);
+            add_sample(ref, b, M - 1, 0);
+            add_sample(ref, b, M - 1, N - 1);
+        }
     }
     uint64_t s = seed ^ 0x5eed5eed5eedull;
     for (int t = 0; t < RANDOM_SAMPLES; t++) {
-        ref->rows[n] = (int)(next(&s) % (uint64_t)M);
-        ref->cols[n++] = (int)(next(&s) % (uint64_t)N);
+        int i = (int)(next(&s) % (uint64_t)M), j = (int)(next(&s) % (uint64_t)N);
+        add_sample(ref, nb > 1 ? (int)(next(&s) % (uint64_t)nb) : 0, i, j);
     }
-    ref->count = n;
-    for (size_t t = 0; t < n; t++)
-        exact_entry(A, B, C0, alpha, beta, ref->rows[t], ref->cols[t], &ref->value[t],
-                    &ref->scale[t]);
+    for (size_t t = 0; t < ref->count; t++)
+        exact_entry(A, B, C0, alpha, beta, ref->batches[t], ref->rows[t], ref->cols[t],
+                    &ref->value[t], &ref->scale[t]);
     return 0;
 }
 
@@ -151,7 +203,9 @@ int reference_build(reference *ref, const host_matrix *A, const host_matrix *B,
                     const host_matrix *C0, float alpha, float beta, bool full, uint64_t seed)
 {
     memset(ref, 0, sizeof *ref);
-    ref->shape = (gemm_shape){ A->rows, B->cols, A->cols };
+    ref->shape = (gemm_shape){ host_matrix_op_rows(A), host_matrix_op_cols(B),
+                               host_matrix_op_cols(A) };
+    ref->batch = C0->batch;
     ref->full = full;
     int rc = full ? build_full(ref, A, B, C0, alpha, beta)
                   : build_sampled(ref, A, B, C0, alpha, beta, seed);
@@ -162,6 +216,7 @@ int reference_build(reference *ref, const host_matrix *A, const host_matrix *B,
 
 void reference_free(reference *ref)
 {
+    free(ref->batches);
     free(ref->rows);
     free(ref->cols);
     free(ref->value);
@@ -172,11 +227,12 @@ void reference_free(reference *ref)
 double reference_error(const reference *ref, const host_matrix *C)
 {
     double worst = 0.0;
-    int N = ref->shape.N;
+    size_t M = (size_t)ref->shape.M, N = (size_t)ref->shape.N;
     for (size_t t = 0; t < ref->count; t++) {
-        int i = ref->full ? (int)(t / (size_t)N) : ref->rows[t];
-        int j = ref->full ? (int)(t % (size_t)N) : ref->cols[t];
-        double err = entry_error(at(C, i, j), ref->value[t], ref->scale[t]);
+        int b = ref->full ? (int)(t / (M * N)) : ref->batches[t];
+        int i = ref->full ? (int)(t / N % M) : ref->rows[t];
+        int j = ref->full ? (int)(t % N) : ref->cols[t];
+        double err = entry_error(host_matrix_at(C, b, i, j), ref->value[t], ref->scale[t]);
         if (!(err <= worst))
             worst = err; /* also catches NaN */
     }
@@ -186,30 +242,37 @@ double reference_error(const reference *ref, const host_matrix *C)
 double compare_error(const host_matrix *A, const host_matrix *B, const host_matrix *C0,
                      float alpha, float beta, const host_matrix *C, const host_matrix *other)
 {
-    int M = A->rows, N = B->cols, K = A->cols;
-    double *row_norm = calloc((size_t)M, sizeof(double));
-    double *col_norm = calloc((size_t)N, sizeof(double));
+    int M = host_matrix_op_rows(A), N = host_matrix_op_cols(B), K = host_matrix_op_cols(A);
+    double *row_norm = malloc((size_t)M * sizeof(double));
+    double *col_norm = malloc((size_t)N * sizeof(double));
     double worst = INFINITY;
     if (!row_norm || !col_norm)
         goto done;
-    for (int i = 0; i < M; i++)
-        for (int k = 0; k < K; k++)
-            row_norm[i] += (double)at(A, i, k) * at(A, i, k);
-    for (int k = 0; k < K; k++)
-        for (int j = 0; j < N; j++)
-            col_norm[j] += (double)at(B, k, j) * at(B, k, j);
     worst = 0.0;
-    for (int i = 0; i < M; i++)
-        for (int j = 0; j < N; j++) {
-            double c0 = beta != 0.0f ? (double)at(C0, i, j) : 0.0;
-            double scale = fabs((double)alpha) * sqrt(row_norm[i] * col_norm[j]) +
-                           fabs((double)beta * c0);
-            double err = entry_error(at(C, i, j), at(other, i, j), scale);
-            if (!isfinite(at(other, i, j)))
-                err = INFINITY;
-            if (!(err <= worst))
-                worst = err;
+    for (int b = 0; b < C->batch; b++) {
+        for (int i = 0; i < M; i++) {
+            row_norm[i] = 0.0;
+            for (int k = 0; k < K; k++)
+                row_norm[i] += (double)host_matrix_op(A, b, i, k) * host_matrix_op(A, b, i, k);
         }
+        for (int j = 0; j < N; j++) {
+            col_norm[j] = 0.0;
+            for (int k = 0; k < K; k++)
+                col_norm[j] += (double)host_matrix_op(B, b, k, j) * host_matrix_op(B, b, k, j);
+        }
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) {
+                double c0 = beta != 0.0f ? (double)host_matrix_at(C0, b, i, j) : 0.0;
+                double scale = fabs((double)alpha) * sqrt(row_norm[i] * col_norm[j]) +
+                               fabs((double)beta * c0);
+                double theirs = host_matrix_at(other, b, i, j);
+                double err = entry_error(host_matrix_at(C, b, i, j), theirs, scale);
+                if (!isfinite(theirs))
+                    err = INFINITY;
+                if (!(err <= worst))
+                    worst = err;
+            }
+    }
 done:
     free(row_norm);
     free(col_norm);

@@ -7,7 +7,9 @@
  * against exactly computed samples (whole first/last rows and columns, where edge bugs
  * live, plus random interior entries), and, when another result such as CLBlast's is at
  * hand, entry by entry against it with the Cauchy-Schwarz bound |a_i|_2 |b_j|_2 >=
- * sum_k |a_ik b_kj| as the scale. */
+ * sum_k |a_ik b_kj| as the scale.  Every problem of a batch is checked the same way (sampled:
+ * the edges of the first and last problem, the corners of the others, random entries of
+ * any). */
 #ifndef CLGEMM_CHECK_H
 #define CLGEMM_CHECK_H
 
@@ -18,10 +20,11 @@
 #include "shape.h"
 
 typedef struct reference {
-    gemm_shape shape;
-    bool full;        /* every entry, else the samples below */
+    gemm_shape shape; /* of op(A) op(B) */
+    int batch;        /* problems, each checked */
+    bool full;        /* every entry (problem by problem, row by row), else the samples below */
     size_t count;     /* entries checked */
-    int *rows, *cols; /* sample positions (NULL when full) */
+    int *batches, *rows, *cols; /* sample positions (NULL when full) */
     double *value;    /* exact-ish C at each checked entry */
     double *scale;    /* the metric's denominator there */
 } reference;
@@ -29,6 +32,8 @@ typedef struct reference {
 /* Problems up to this many multiply-adds get the full reference by default. */
 #define CHECK_FULL_LIMIT (1ull << 28)
 
+/* The product of op(A) and op(B) (host_matrix's trans flags) for every problem of the batch,
+ * from the matrices as stored (either layout, any leading dimension). */
 int reference_build(reference *ref, const host_matrix *A, const host_matrix *B,
                     const host_matrix *C0, float alpha, float beta, bool full, uint64_t seed);
 void reference_free(reference *ref);

@@ -91,54 +91,26 @@ int parse_dtype(const char *text, clgemm_dtype *out, bool *tf32x3, errbuf *e)
     return -1;
 }
 
-void cli_print_help(const char *prog)
+int parse_layout(const char *text, clgemm_layout *out, errbuf *e)
 {
-    printf("usage: %s [options]\n"
-           "Runs OpenCL GEMM kernels (C = alpha*A*B + beta*C, fp32, row-major), verifies each\n"
-           "result and times it against CLBlast on the same device in the same run.\n"
-           "Options that take a value take it as --option VALUE or --option=VALUE.\n"
-           "\n"
-           "  --algo NAME        an algorithm, 'all' (default), 'auto' (the fastest tuned one\n"
-           "                     for this device and size) or 'list' to describe them;\n"
-           "                     repeat it for several; NAME:BM=64,BN=64 overrides its tile\n"
-           "                     parameters\n"
-           "  --size N|MxNxK     problem size (default: 2048 on GPUs, 256 elsewhere)\n"
-           "  --device SPEC      P:D index, N-th device, a name substring (case-insensitive,\n"
-           "                     e.g. nvidia, pocl) or 'all' to compare every device\n"
-           "                     (default: the first GPU, else the first device)\n"
-           "  --list-devices     list platforms and devices, then exit\n"
-           "  --iters N          timed runs per algorithm (default: enough for 0.5 s, 3..200)\n"
-           "  --warmup N         untimed runs before timing (default 2)\n"
-           "  --format F         table (default), csv or json on stdout\n"
-           "  --no-check         skip verification (rows say 'unchecked')\n"
-           "  --no-baseline      do not add the CLBlast row beside the chosen algorithm\n"
-           "  --seed N           seed of the random inputs (default 42)\n"
-           "  --alpha X, --beta X   scalars of the product (default 1 and 0)\n"
-           "  --dtype T          f32 (default), f16 or bf16: A and B are rounded to T on the\n"
-           "                     host (to nearest even) and the reference is computed from the\n"
-           "                     rounded values; tensor_core then runs on 16-bit buffers\n"
-           "                     (mma.sync m16n8k16, fp32 accumulation), every other algorithm\n"
-           "                     on the rounded values as fp32.  tf32x3: fp32 data, and runs\n"
-           "                     tensor_core_tf32x3 (as --algo tensor_core_tf32x3)\n"
-           "  --show-unsupported in the table, also the rows of the algorithms this device\n"
-           "                     cannot run, and why (without it, when they come from 'all',\n"
-           "                     one line after the table names them; CSV and JSON always\n"
-           "                     have every row)\n"
-           "  --quiet, -q        no progress lines on stderr\n"
-           "  --help (-h), --version\n"
-           "\n"
-           "Verification: small problems against a full double-precision reference; large ones\n"
-           "against exact sampled entries plus CLBlast's full result.  Error = max |c - ref| /\n"
-           "(|alpha|*sum_k |a*b| + |beta*c0|); fp32 passes below 2^-24 * max(4, 2*sqrt(K)),\n"
-           "tf32 and f16 arithmetic on fp32 inputs below 2^-10, bf16 below 2^-7; on inputs\n"
-           "already rounded to f16/bf16 (--dtype) matrix units pass below 2^-20 + twice\n"
-           "fp32's (see README).\n"
-           "Environment: CLGEMM_KERNEL_DIR=path/to/cl reads kernels from there instead of the\n"
-           "copies built into the binary; CLGEMM_BUILD_OPTIONS adds compiler options (e.g.\n"
-           "-cl-nv-verbose) and CLGEMM_SHOW_BUILD_LOG=1 prints every build log on stderr.\n"
-           "Exit status: 0 all verified (or unchecked, or unsupported by the device), 1 a wrong\n"
-           "result or an OpenCL failure, 2 bad input.\n",
-           prog);
+    if (text && (strcmp(text, "row") == 0 || strcmp(text, "col") == 0)) {
+        *out = text[0] == 'c' ? CLGEMM_COL_MAJOR : CLGEMM_ROW_MAJOR;
+        return 0;
+    }
+    err_set(e, "bad --layout '%s': expected row or col", text ? text : "");
+    return -1;
+}
+
+int parse_trans(const char *text, clgemm_op *op_a, clgemm_op *op_b, errbuf *e)
+{
+    if (text && strlen(text) == 2 && strchr("NT", text[0]) && strchr("NT", text[1])) {
+        *op_a = text[0] == 'T' ? CLGEMM_OP_T : CLGEMM_OP_N;
+        *op_b = text[1] == 'T' ? CLGEMM_OP_T : CLGEMM_OP_N;
+        return 0;
+    }
+    err_set(e, "bad --trans '%s': expected NN, NT, TN or TT (op of A, then of B)",
+            text ? text : "");
+    return -1;
 }
 
 enum {
@@ -159,6 +131,10 @@ enum {
     OPT_DTYPE,
     OPT_ALPHA,
     OPT_BETA,
+    OPT_LAYOUT,
+    OPT_TRANS,
+    OPT_LD_PAD,
+    OPT_BATCH,
 };
 
 static const struct option long_options[] = {
@@ -179,6 +155,10 @@ static const struct option long_options[] = {
     { "dtype", required_argument, NULL, OPT_DTYPE },
     { "alpha", required_argument, NULL, OPT_ALPHA },
     { "beta", required_argument, NULL, OPT_BETA },
+    { "layout", required_argument, NULL, OPT_LAYOUT },
+    { "trans", required_argument, NULL, OPT_TRANS },
+    { "ld-pad", required_argument, NULL, OPT_LD_PAD },
+    { "batch", required_argument, NULL, OPT_BATCH },
     { NULL, 0, NULL, 0 },
 };
 
@@ -329,6 +309,24 @@ static int take_option(cli_options *o, int opt, const char *v, errbuf *e)
             return -1;
         }
         return 0;
+    case OPT_LAYOUT:
+        return parse_layout(v, &o->layout, e);
+    case OPT_TRANS:
+        return parse_trans(v, &o->op_a, &o->op_b, e);
+    case OPT_LD_PAD:
+        if (parse_int(v, 0, 65536, &n) != 0) {
+            err_set(e, "bad --ld-pad '%s': expected an integer from 0 to 65536", v);
+            return -1;
+        }
+        o->ld_pad = (int)n;
+        return 0;
+    case OPT_BATCH:
+        if (parse_int(v, 1, INT_MAX, &n) != 0) {
+            err_set(e, "bad --batch '%s': expected a positive integer", v);
+            return -1;
+        }
+        o->batch = (int)n;
+        return 0;
     }
     err_set(e, "unknown option (see --help)");
     return -1;
@@ -338,7 +336,8 @@ int cli_parse(int argc, char **argv, cli_options *o, errbuf *e)
 {
     *o = (cli_options){ .check = true, .baseline = true, .iters = 0, .warmup = 2,
                         .format = FORMAT_TABLE, .seed = 42, .alpha = 1.0f, .beta = 0.0f,
-                        .dtype = CLGEMM_F32 };
+                        .dtype = CLGEMM_F32, .layout = CLGEMM_ROW_MAJOR, .op_a = CLGEMM_OP_N,
+                        .op_b = CLGEMM_OP_N, .ld_pad = -1, .batch = 1 };
     /* Our messages, not getopt's; optind 0 makes glibc start over (its position inside a
      * cluster of short options included), so every call parses its own argv from the top.
      * '+': stop at the first argument that is not an option instead of moving it to the end,

@@ -27,6 +27,11 @@ typedef struct cli_options {
     uint64_t seed;
     float alpha, beta;
     clgemm_dtype dtype; /* of A and B (--dtype); C is always fp32 */
+    clgemm_layout layout;  /* --layout row|col */
+    clgemm_op op_a, op_b;  /* --trans NN|NT|TN|TT */
+    int ld_pad;            /* --ld-pad P (each leading dimension: its line length + P); -1:
+                              lines padded to 32-element multiples */
+    int batch;             /* --batch N, >= 1 */
 } cli_options;
 
 /* Exit status for bad input, as documented in --help. */
@@ -38,6 +43,11 @@ int parse_size(const char *text, gemm_shape *out, errbuf *e);
 /* --dtype: "f32" (also "fp32"), "f16", "bf16", or "tf32x3", which keeps fp32 data and sets
  * *tf32x3 (the CLI then runs the tensor_core_tf32x3 algorithm).  0, or -1 with e set. */
 int parse_dtype(const char *text, clgemm_dtype *out, bool *tf32x3, errbuf *e);
+
+/* --layout: "row" or "col"; --trans: "NN", "NT", "TN" or "TT" (op of A, then of B).  0, or -1
+ * with e set. */
+int parse_layout(const char *text, clgemm_layout *out, errbuf *e);
+int parse_trans(const char *text, clgemm_op *op_a, clgemm_op *op_b, errbuf *e);
 
 /* 0 on success; -1 with e set (one line) on bad input.  Checks the algorithm name against
  * the registry; device specs are checked later, against the devices present.  Uses getopt_long,

@@ -125,6 +125,11 @@ int main(int argc, char **argv)
     req.check = opt.check ? CHECK_AUTO : CHECK_NONE;
     req.seed = opt.seed;
     req.dtype = opt.dtype;
+    req.layout = opt.layout;
+    req.op_a = opt.op_a;
+    req.op_b = opt.op_b;
+    req.ld_pad = opt.ld_pad;
+    req.batch = opt.batch;
     req.progress = !opt.quiet;
     req.algos = algos;
     req.nalgos = pick_algos(&opt, algos, from_all, sizeof algos / sizeof algos[0]);

@@ -35,20 +35,42 @@ static const char *note_text(const run_row *row)
     return row->note;
 }
 
+/* What the problem line adds when the operands are not the defaults: "; col-major, trans TN,
+ * batch 3, ld pad 0". */
+static void operand_text(const run_result *res, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+#define ADD(...) (n += (size_t)snprintf(buf + n, n < size ? size - n : 0, __VA_ARGS__))
+    if (res->layout != CLGEMM_ROW_MAJOR)
+        ADD("%scol-major", n ? ", " : "; ");
+    if (res->op_a != CLGEMM_OP_N || res->op_b != CLGEMM_OP_N)
+        ADD("%strans %s", n ? ", " : "; ", trans_name(res->op_a, res->op_b));
+    if (res->batch > 1)
+        ADD("%sbatch %d", n ? ", " : "; ", res->batch);
+    if (res->ld_pad >= 0)
+        ADD("%sld pad %d", n ? ", " : "; ", res->ld_pad);
+#undef ADD
+}
+
 static void print_table(FILE *out, const report_entry *r, bool show_unsupported)
 {
     const clgemm_device_desc *d = r->dev;
     const run_result *res = &r->result;
+    const char *a = res->op_a == CLGEMM_OP_T ? "A^T" : "A";
+    const char *b = res->op_b == CLGEMM_OP_T ? "B^T" : "B";
+    char operands[128];
+    operand_text(res, operands, sizeof operands);
     fprintf(out, "device   %s (%s, %s)\n", d->name, device_type_name(d->type), d->platform_name);
     fprintf(out, "driver   %s; %s\n", d->driver, d->version);
     if (res->dtype == CLGEMM_F32)
-        fprintf(out, "problem  C = %g*A*B + %g*C, fp32, M x N x K = %d x %d x %d\n", r->alpha,
-                r->beta, res->shape.M, res->shape.N, res->shape.K);
+        fprintf(out, "problem  C = %g*%s*%s + %g*C, fp32, M x N x K = %d x %d x %d%s\n", r->alpha,
+                a, b, r->beta, res->shape.M, res->shape.N, res->shape.K, operands);
     else
-        fprintf(out, "problem  C = %g*A*B + %g*C, A and B %s (rounded on the host), C fp32, "
-                     "M x N x K = %d x %d x %d\n",
-                r->alpha, r->beta, clgemm_dtype_name(res->dtype), res->shape.M, res->shape.N,
-                res->shape.K);
+        fprintf(out, "problem  C = %g*%s*%s + %g*C, A and B %s (rounded on the host), C fp32, "
+                     "M x N x K = %d x %d x %d%s\n",
+                r->alpha, a, b, r->beta, clgemm_dtype_name(res->dtype), res->shape.M,
+                res->shape.N, res->shape.K, operands);
     fprintf(out, "check    %s\n\n", res->check_method);
     fprintf(out, "%-24s %11s %11s %11s %10s %10s %-7s %s\n", "algorithm", "median ms", "min ms",
             "GFLOP/s", "vs CLBlast", "error", "prec", "status");
@@ -90,7 +112,7 @@ static void print_table(FILE *out, const report_entry *r, bool show_unsupported)
                 note_text(row));
     }
     for (size_t i = 0; i < res->nrows; i++)
-        if (res->rows[i].status == ROW_FAIL) {
+        if (res->rows[i].status == ROW_FAIL && !(res->rows[i].error <= res->rows[i].tolerance)) {
             fprintf(out, "\n%s: FAIL: error %.2e above the %s tolerance %.2e\n",
                     res->rows[i].name, res->rows[i].error, res->rows[i].precision,
                     res->rows[i].tolerance);
@@ -154,7 +176,7 @@ static void print_csv(FILE *out, const report_entry *e, size_t n)
 {
     fprintf(out, "device,platform,driver,M,N,K,algorithm,status,ms_median,ms_min,runs,gflops,"
                  "vs_clblast,error,tolerance,precision,backend,build_ms,from_cache,params,note,"
-                 "dtype\n");
+                 "dtype,layout,trans,batch,ld_pad\n");
     for (size_t j = 0; j < n; j++)
         for (size_t i = 0; i < e[j].result.nrows; i++) {
             const run_row *row = &e[j].result.rows[i];
@@ -186,7 +208,12 @@ static void print_csv(FILE *out, const report_entry *e, size_t n)
             csv_field(out, row->params);
             fputc(',', out);
             csv_field(out, row->note);
-            fprintf(out, ",%s\n", clgemm_dtype_name(e[j].result.dtype));
+            const run_result *res = &e[j].result;
+            fprintf(out, ",%s,%s,%s,%d,", clgemm_dtype_name(res->dtype), layout_name(res->layout),
+                    trans_name(res->op_a, res->op_b), res->batch);
+            if (res->ld_pad >= 0) /* empty: the default padding to 32-element multiples */
+                fprintf(out, "%d", res->ld_pad);
+            fputc('\n', out);
         }
 }
 
@@ -253,6 +280,11 @@ static json_object *json_result(const report_entry *e)
                            json_object_new_string(res->dtype == CLGEMM_F32
                                                       ? "fp32"
                                                       : clgemm_dtype_name(res->dtype)));
+    json_object_object_add(o, "layout", json_object_new_string(layout_name(res->layout)));
+    json_object_object_add(o, "trans", json_object_new_string(trans_name(res->op_a, res->op_b)));
+    json_object_object_add(o, "batch", json_object_new_int(res->batch));
+    /* null: the default padding of every line to a multiple of 32 elements */
+    json_object_object_add(o, "ld_pad", res->ld_pad >= 0 ? json_object_new_int(res->ld_pad) : NULL);
     json_object_object_add(o, "check", json_object_new_string(res->check_method));
     for (size_t i = 0; i < res->nrows; i++)
         json_object_array_add(rows, json_row(&res->rows[i]));

@@ -19,6 +19,17 @@ const char *row_status_name(row_status s)
     return names[s];
 }
 
+const char *layout_name(clgemm_layout layout)
+{
+    return layout == CLGEMM_COL_MAJOR ? "col" : "row";
+}
+
+const char *trans_name(clgemm_op op_a, clgemm_op op_b)
+{
+    static const char *const names[] = { "NN", "NT", "TN", "TT" };
+    return names[(op_a == CLGEMM_OP_T) * 2 + (op_b == CLGEMM_OP_T)];
+}
+
 run_request run_request_defaults(void)
 {
     return (run_request){
@@ -30,8 +41,13 @@ run_request run_request_defaults(void)
         .min_seconds = 0.5,
         .check = CHECK_AUTO,
         .seed = 42,
-        .ld_multiple = 32, /* 128-byte rows: aligned for every vector width we use */
+        .layout = CLGEMM_ROW_MAJOR,
+        .op_a = CLGEMM_OP_N,
+        .op_b = CLGEMM_OP_N,
+        .ld_multiple = 32, /* 128-byte lines: aligned for every vector width we use */
+        .ld_pad = -1,
         .offset = 0,
+        .batch = 1,
         .progress = false,
         .dtype = CLGEMM_F32,
     };
@@ -39,24 +55,24 @@ run_request run_request_defaults(void)
 
 int run_validate(const clgemm_device_desc *dev, const run_request *req, errbuf *e)
 {
-    const gemm_shape *s = &req->shape;
-    const struct {
-        const char *name;
-        int rows, cols;
-    } mats[] = { { "A", s->M, s->K }, { "B", s->K, s->N }, { "C", s->M, s->N } };
+    const char names[] = "ABC";
+    const int batch = req->batch > 0 ? req->batch : 1;
     for (size_t i = 0; i < 3; i++) {
-        size_t bytes = padded_bytes(mats[i].rows, mats[i].cols, req->ld_multiple) +
-                       (size_t)req->offset * sizeof(float);
-        if (bytes / sizeof(float) > 0x7fffffffu) {
-            err_set(e, "matrix %s (%dx%d) has more than 2^31 elements, beyond 32-bit indexing",
-                    mats[i].name, mats[i].rows, mats[i].cols);
+        const matrix_geometry g = workspace_geometry(req, names[i]);
+        /* the whole buffer: offset, then every problem's padded copy */
+        const double elements = matrix_geometry_elements(&g, batch, req->offset);
+        const double bytes = elements * sizeof(float);
+        char what[96], copies[32] = "";
+        if (batch > 1)
+            snprintf(copies, sizeof copies, ", batch %d", batch);
+        snprintf(what, sizeof what, "matrix %c (%dx%d%s)", names[i], g.rows, g.cols, copies);
+        if (elements > 0x7fffffff) {
+            err_set(e, "%s has more than 2^31 elements, beyond 32-bit indexing", what);
             return -1;
         }
-        if (bytes > dev->max_alloc) {
-            err_set(e, "matrix %s (%dx%d) needs %.1f MiB, more than %s allows in one buffer "
-                       "(%.1f MiB)",
-                    mats[i].name, mats[i].rows, mats[i].cols, bytes / 1048576.0, dev->name,
-                    dev->max_alloc / 1048576.0);
+        if (bytes > (double)dev->max_alloc) {
+            err_set(e, "%s needs %.1f MiB, more than %s allows in one buffer (%.1f MiB)", what,
+                    bytes / 1048576.0, dev->name, dev->max_alloc / 1048576.0);
             return -1;
         }
     }
@@ -138,13 +154,14 @@ static void run_one(session *s, const run_request *req, workspace *w,
          * the others (and auto) run on the rounded values as fp32. */
         row->bits16 = req->dtype != CLGEMM_F32 && !automatic &&
                       clgemm_algorithm_has_dtype(row->name, req->dtype);
-        /* What the library will run on exactly these operands; where that fails, the name
-         * itself, so that prepare below reports why. */
+        /* What the library will run on these operands (the choice depends on the alignment
+         * of offsets and leading dimensions); where that fails, the name itself, so that
+         * prepare below reports why. */
+        const clgemm_gemm_desc *d = &w->desc;
         if (row->bits16 ||
             clgemm_resolve_operands(s->ctx, automatic ? NULL : row->name, CLGEMM_F32,
-                                    (size_t)sh->M, (size_t)sh->N, (size_t)sh->K,
-                                    (size_t)w->oA.off, (size_t)w->oA.ld, (size_t)w->oB.off,
-                                    (size_t)w->oB.ld, (size_t)w->oC.off, (size_t)w->oC.ld,
+                                    (size_t)sh->M, (size_t)sh->N, (size_t)sh->K, d->off_a,
+                                    d->ld_a, d->off_b, d->ld_b, d->off_c, d->ld_c,
                                     row->variant, sizeof row->variant) != CLGEMM_SUCCESS)
             snprintf(row->variant, sizeof row->variant, "%s", automatic ? "" : row->name);
         if (automatic)
@@ -186,6 +203,11 @@ int session_run(session *s, const run_request *req, run_result *out, errbuf *e)
     memset(out, 0, sizeof *out);
     out->shape = req->shape;
     out->dtype = req->dtype;
+    out->layout = req->layout;
+    out->op_a = req->op_a;
+    out->op_b = req->op_b;
+    out->ld_pad = req->ld_pad;
+    out->batch = req->batch > 0 ? req->batch : 1;
     workspace w;
     reference ref;
     memset(&ref, 0, sizeof ref);
@@ -206,7 +228,8 @@ int session_run(session *s, const run_request *req, run_result *out, errbuf *e)
         goto fail;
 
     const gemm_shape *sh = &req->shape;
-    unsigned long long macs = (unsigned long long)sh->M * (unsigned long long)sh->N * sh->K;
+    unsigned long long macs = (unsigned long long)sh->M * (unsigned long long)sh->N * sh->K *
+                              (unsigned long long)out->batch;
     bool full = req->check == CHECK_FULL || macs <= CHECK_FULL_LIMIT;
     if (req->check != CHECK_NONE) {
         if (reference_build(&ref, &w.A, &w.B, &w.C0, req->alpha, req->beta, full, req->seed)) {

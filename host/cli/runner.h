@@ -22,6 +22,10 @@ typedef enum row_status {
 
 const char *row_status_name(row_status s);
 
+/* "row" / "col", and "NN", "NT", "TN" or "TT" (op_a, then op_b). */
+const char *layout_name(clgemm_layout layout);
+const char *trans_name(clgemm_op op_a, clgemm_op op_b);
+
 /* The name of the CLBlast row among the algorithm names of a request. */
 #define BASELINE_NAME "clblast"
 /* The row that lets the library pick (tuning database, else the last step). */
@@ -64,8 +68,16 @@ typedef struct run_request {
     double min_seconds; /* for iters == 0 */
     check_mode check;
     uint64_t seed;
-    int ld_multiple; /* rows of every buffer are padded to a multiple of this */
+    /* The operands as the general call takes them (clgemm_gemm_desc): A, B and C in one
+     * layout, op(A) M x K stored as M x K (N) or K x M (T), likewise op(B). */
+    clgemm_layout layout;
+    clgemm_op op_a, op_b;
+    int ld_multiple; /* ld_pad < 0: lines (rows, or columns when column-major) of every buffer
+                        are padded to a multiple of this */
+    int ld_pad;      /* >= 0: every leading dimension is its line length plus this */
     int offset;      /* each matrix starts this many elements into its buffer */
+    int batch;       /* problems, each operand's copies back to back (stride: one copy's
+                        padded extent) */
     bool progress;   /* a line on stderr per algorithm */
     /* CLGEMM_F16/BF16: A and B are rounded to that format on the host, the reference is made
      * from the rounded values, algorithms with a 16-bit kernel get 16-bit copies (converted
@@ -79,13 +91,17 @@ run_request run_request_defaults(void);
 typedef struct run_result {
     gemm_shape shape;
     clgemm_dtype dtype; /* of A and B, as requested */
+    clgemm_layout layout;
+    clgemm_op op_a, op_b;
+    int ld_pad; /* < 0: the default padding */
+    int batch;
     char check_method[64];
     run_row *rows;
     size_t nrows;
 } run_result;
 
-/* Input errors that must stop a run before anything is allocated (sizes beyond the
- * device's single-allocation limit, beyond 32-bit indexing). */
+/* Input errors that must stop a run before anything is allocated (a buffer, all of its batch
+ * included, beyond the device's single-allocation limit or beyond 32-bit indexing). */
 int run_validate(const clgemm_device_desc *dev, const run_request *req, errbuf *e);
 
 typedef struct session session;

@@ -11,38 +11,25 @@
 #define AUTO_MIN_RUNS 3
 #define AUTO_MAX_RUNS 200
 
-/* The bracket: for ours the first command's start (a packing pre-pass where the algorithm has
- * one) and the kernel's end; for CLBlast, which may enqueue several kernels and returns the
- * event of the last one, a marker enqueued just before it opens the bracket. */
+/* The bracket: for ours the first command's start (a packing pre-pass where the call needs
+ * one) and the last command's end; for CLBlast, which may enqueue several kernels and returns
+ * the event of the last one, a marker enqueued just before it opens the bracket. */
 int timing_enqueue(session *s, const run_request *req, const workspace *w, const run_row *row,
                    cl_event *first, cl_event *last, errbuf *e)
 {
+    (void)req;
     if (row->baseline) {
         if (first)
             CL_TRY(e, clEnqueueMarkerWithWaitList(s->queue, 0, NULL, first));
-        return baseline_clblast_enqueue(s->queue, req->shape, req->alpha, w->oA, w->oB,
-                                        req->beta, w->oC, last, e);
+        return baseline_clblast_enqueue(s->queue, &w->desc, last, e);
     }
-    const gemm_shape *sh = &req->shape;
-    clgemm_status st =
-        row->bits16
-            ? clgemm_gemm_16bit(s->ctx, row->variant, req->dtype, (size_t)sh->M, (size_t)sh->N,
-                                (size_t)sh->K, req->alpha, w->oA16.buf, (size_t)w->oA16.off,
-                                (size_t)w->oA16.ld, w->oB16.buf, (size_t)w->oB16.off,
-                                (size_t)w->oB16.ld, req->beta, w->oC.buf, (size_t)w->oC.off,
-                                (size_t)w->oC.ld, NULL, last)
-            : clgemm_sgemm_events(s->ctx, row->variant, (size_t)sh->M, (size_t)sh->N,
-                                  (size_t)sh->K, req->alpha, w->oA.buf, (size_t)w->oA.off,
-                                  (size_t)w->oA.ld, w->oB.buf, (size_t)w->oB.off,
-                                  (size_t)w->oB.ld, req->beta, w->oC.buf, (size_t)w->oC.off,
-                                  (size_t)w->oC.ld, NULL, last ? first : NULL, last);
-    if (st != CLGEMM_SUCCESS) {
+    /* The general call with the run's operands: on the 16-bit copies for a row that runs its
+     * 16-bit kernel, else on fp32 A and B; "" (auto that resolved to nothing) is NULL. */
+    clgemm_gemm_desc d = row->bits16 ? w->desc16 : w->desc;
+    d.algorithm = row->variant[0] ? row->variant : NULL;
+    if (clgemm_gemm(s->ctx, &d, NULL, last ? first : NULL, last) != CLGEMM_SUCCESS) {
         err_set(e, "%s", clgemm_last_error());
         return -1;
-    }
-    if (row->bits16 && first && last) {
-        *first = *last;
-        clRetainEvent(*first);
     }
     return 0;
 fail:
@@ -145,8 +132,9 @@ int timing_measure(session *s, const run_request *req, const workspace *w, run_r
     row->runs = runs;
     row->ms_min = ms[0];
     row->ms_median = runs % 2 ? ms[runs / 2] : 0.5 * (ms[runs / 2 - 1] + ms[runs / 2]);
-    row->gflops = 2.0 * req->shape.M * (double)req->shape.N * req->shape.K /
-                  (row->ms_median * 1e-3) / 1e9;
+    /* every problem of the batch counts */
+    row->gflops = 2.0 * req->shape.M * (double)req->shape.N * req->shape.K *
+                  (req->batch > 0 ? req->batch : 1) / (row->ms_median * 1e-3) / 1e9;
     free(ms);
     return 0;
 fail:

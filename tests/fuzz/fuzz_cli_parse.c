@@ -36,6 +36,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(isfinite(o.alpha) && isfinite(o.beta));
         FUZZ_CHECK(o.format == FORMAT_TABLE || o.format == FORMAT_CSV || o.format == FORMAT_JSON);
         FUZZ_CHECK(o.device == NULL || o.device[0] != '\0');
+        FUZZ_CHECK(o.layout == CLGEMM_ROW_MAJOR || o.layout == CLGEMM_COL_MAJOR);
+        FUZZ_CHECK((o.op_a == CLGEMM_OP_N || o.op_a == CLGEMM_OP_T) &&
+                   (o.op_b == CLGEMM_OP_N || o.op_b == CLGEMM_OP_T));
+        FUZZ_CHECK(o.ld_pad >= -1 && o.ld_pad <= 65536 && o.batch >= 1);
     } else {
         FUZZ_CHECK(e.msg[0] != '\0');
         FUZZ_CHECK(memchr(e.msg, '\0', sizeof e.msg) != NULL);
