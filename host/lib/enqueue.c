@@ -42,10 +42,11 @@ int prepass_create(gemm_plan *plan, errbuf *e)
     }
     if (plan->variant->prepass != PREPASS_TF32_PACK)
         return 0;
+    /* Both kernels, whatever PACKA says: a transposed operand may need either. */
     plan->pack_bt = clCreateKernel(plan->program, "wgmma_tma_pack_bt", &st);
-    if (plan->pack_bt && plan->pack_a)
+    if (plan->pack_bt)
         plan->round_a = clCreateKernel(plan->program, "wgmma_tma_round_a", &st);
-    if (!plan->pack_bt || (plan->pack_a && !plan->round_a)) {
+    if (!plan->pack_bt || !plan->round_a) {
         err_set(e, "clCreateKernel(wgmma_tma pre-pass) failed: %s", cl_error_name(st));
         return -1;
     }
@@ -196,6 +197,10 @@ cl_mem gemm_scratch_get(const gemm_plan *plan, cl_command_queue q, int which, si
 /* The packed operands of TF32=1 plans: B^T (N x K, rows of K rounded up to 4 values, 16
  * bytes, as the tensor map needs), and with PACKA A (M x K, the same rows).  *A and *B
  * become them; nothing is enqueued yet. */
+/* The TF32 pre-pass reads A and B as they are stored: A is packed when PACKA or SPLIT asks
+ * for it, and always when stored transposed (then the pass transposes it). */
+static bool packs_a(const gemm_plan *plan, gemm_operand A) { return plan->pack_a || A.trans; }
+
 static int pack_buffers(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
                         gemm_operand *A, gemm_operand *B, errbuf *e)
 {
@@ -206,13 +211,13 @@ static int pack_buffers(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
     if (!bt)
         return -1;
     cl_mem ar = NULL;
-    if (plan->pack_a &&
+    if (packs_a(plan, *A) &&
         !(ar = gemm_scratch_get(plan, q, SCRATCH_TF32_A,
                                 halves * (size_t)s.M * (size_t)ldp * sizeof(float), e)))
         return -1;
-    *B = (gemm_operand){ bt, 0, ldp };
+    *B = (gemm_operand){ bt, 0, ldp, false };
     if (ar)
-        *A = (gemm_operand){ ar, 0, ldp };
+        *A = (gemm_operand){ ar, 0, ldp, false };
     return 0;
 }
 
@@ -237,20 +242,39 @@ fail:
 
 /* The pre-pass: B^T rounded to tf32 from B into packed B, and with PACKA (or SPLIT) A rounded
  * from A into packed A.  first receives the first kernel's event. */
+/* The two pre-pass kernels as the operands are stored: a rounding copy of a rows x cols
+ * matrix (round_a), or a rounding transpose of it (pack_bt).  B of an NN call is transposed
+ * (the kernel reads B^T), B of an NT call is B^T already: a copy.  A the other way round. */
+static int pass_copy(const gemm_plan *plan, cl_command_queue q, int rows, int cols,
+                     gemm_operand from, gemm_operand to, cl_event *ev, errbuf *e)
+{
+    const size_t local[2] = { 32, 8 };
+    const size_t global[2] = { ceil_div((size_t)cols, 128) * 32, ceil_div((size_t)rows, 8) * 8 };
+    return enqueue_pass(q, plan->round_a, rows, cols, from, to, global, local, ev, e);
+}
+
+static int pass_transpose(const gemm_plan *plan, cl_command_queue q, int rows, int cols,
+                          gemm_operand from, gemm_operand to, cl_event *ev, errbuf *e)
+{
+    const size_t local[2] = { 16, 16 };
+    const size_t global[2] = { ceil_div((size_t)cols, 64) * 16, ceil_div((size_t)rows, 64) * 16 };
+    return enqueue_pass(q, plan->pack_bt, rows, cols, from, to, global, local, ev, e);
+}
+
+/* The pre-pass into packed A (M x K) and packed B^T (N x K).  first receives the first
+ * kernel's event. */
 static int pack_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
                         gemm_operand A, gemm_operand B, gemm_operand packed_a,
                         gemm_operand packed_b, cl_event *first, errbuf *e)
 {
-    if (plan->pack_a) {
-        const size_t local[2] = { 32, 8 };
-        const size_t global[2] = { ceil_div((size_t)s.K, 128) * 32, ceil_div((size_t)s.M, 8) * 8 };
-        if (enqueue_pass(q, plan->round_a, s.M, s.K, A, packed_a, global, local, first, e) != 0)
+    if (packs_a(plan, A)) {
+        if ((A.trans ? pass_transpose(plan, q, s.K, s.M, A, packed_a, first, e)
+                     : pass_copy(plan, q, s.M, s.K, A, packed_a, first, e)) != 0)
             return -1;
         first = NULL;
     }
-    const size_t local[2] = { 16, 16 };
-    const size_t global[2] = { ceil_div((size_t)s.N, 64) * 16, ceil_div((size_t)s.K, 64) * 16 };
-    return enqueue_pass(q, plan->pack_bt, s.K, s.N, B, packed_b, global, local, first, e);
+    return B.trans ? pass_copy(plan, q, s.N, s.K, B, packed_b, first, e)
+                   : pass_transpose(plan, q, s.K, s.N, B, packed_b, first, e);
 }
 
 int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,

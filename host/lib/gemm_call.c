@@ -248,6 +248,7 @@ static int enqueue_batch(layout_pass *lp, const gemm_plan *plan, chain *c, const
         for (int k = 0; k < 3; k++) {
             at[k] = p->x[k].at;
             at[k].off += (int)(i * p->stride[k]);
+            at[k].trans = p->x[k].trans; /* left so only for a plan that reads it (layout.c) */
         }
         for (int k = 0; k < 2; k++)
             if (p->pack[k] && (i == 0 || p->stride[k] != 0)) {
@@ -309,7 +310,7 @@ clgemm_status gemm_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_d
     problem p = { .s = { (int)(col ? d->N : d->M), (int)(col ? d->M : d->N), (int)d->K } };
     const user_operand *u[3] = { ua, ub, &x[2] };
     for (int k = 0; k < 3; k++) {
-        p.x[k] = (layout_operand){ { u[k]->buf, (int)u[k]->off, (int)u[k]->ld },
+        p.x[k] = (layout_operand){ { u[k]->buf, (int)u[k]->off, (int)u[k]->ld, false },
                                    (int)(col ? u[k]->cols : u[k]->rows),
                                    (int)(col ? u[k]->rows : u[k]->cols),
                                    u[k]->op == CLGEMM_OP_T, (int)u[k]->elem };

@@ -72,7 +72,10 @@ plan_status layout_build(layout_pass *lp, cl_context ctx, const device_info *dev
 
 bool layout_needs_pack(const gemm_plan *plan, const layout_operand *X)
 {
-    return X->trans || !gemm_plan_reads(plan, X->at);
+    /* Step 10's TF32 pre-pass reads A and B as they are stored, transposed or not, so a
+     * transpose here would only be undone there. */
+    const bool reads_transposed = plan->variant && plan->variant->prepass == PREPASS_TF32_PACK;
+    return (X->trans && !reads_transposed) || !gemm_plan_reads(plan, X->at);
 }
 
 long long layout_packed_elems(const layout_operand *X)
@@ -89,7 +92,7 @@ int layout_scratch(const gemm_plan *plan, cl_command_queue q, int slot, const la
                                   e);
     if (!buf)
         return -1;
-    *packed = (gemm_operand){ buf, 0, (int)layout_padded(X->trans ? X->rows : X->cols) };
+    *packed = (gemm_operand){ buf, 0, (int)layout_padded(X->trans ? X->rows : X->cols), false };
     return 0;
 }
 
