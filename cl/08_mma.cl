@@ -408,12 +408,13 @@ void gemm_mma(const int M, const int N, const int K, const float alpha,
         for (int j = 0; j < TC_NI; ++j) {
             const int r = wm0 + i * 16 + g, c = wn0 + j * 8 + 2 * t;
             if (!edge) {
-                tc_store2(C, ldc, r, c, acc[i][j][0], acc[i][j][1], alpha, beta, BM, BN, false);
-                tc_store2(C, ldc, r + 8, c, acc[i][j][2], acc[i][j][3], alpha, beta, BM, BN, false);
+                gemm_store2(C, ldc, r, c, acc[i][j][0], acc[i][j][1], alpha, beta, BM, BN, false);
+                gemm_store2(C, ldc, r + 8, c, acc[i][j][2], acc[i][j][3],
+                            alpha, beta, BM, BN, false);
             } else {
-                tc_store2(C, ldc, r, c, acc[i][j][0], acc[i][j][1], alpha, beta, rows_left,
+                gemm_store2(C, ldc, r, c, acc[i][j][0], acc[i][j][1], alpha, beta, rows_left,
                           cols_left, true);
-                tc_store2(C, ldc, r + 8, c, acc[i][j][2], acc[i][j][3], alpha, beta, rows_left,
+                gemm_store2(C, ldc, r + 8, c, acc[i][j][2], acc[i][j][3], alpha, beta, rows_left,
                           cols_left, true);
             }
         }

@@ -261,23 +261,6 @@ inline void wg_issue(const uint as, const uint bs, __global const ushort *a, con
 #endif
 }
 
-/* Two neighbouring results of one row, (r, c) and (r, c+1), c even. */
-inline void wg_store2(__global float *C, const int ldc, const int r, const int c, const float x,
-                      const float y, const float alpha, const float beta, const int rows_left,
-                      const int cols_left, const bool guarded)
-{
-    __global float *p = C + r * ldc + c;
-    if (!guarded) {
-        *(__global float2 *)p = (float2)(gemm_epilogue(x, alpha, beta, p),
-                                         gemm_epilogue(y, alpha, beta, p + 1));
-    } else if (r < rows_left) {
-        if (c < cols_left)
-            p[0] = gemm_epilogue(x, alpha, beta, p);
-        if (c + 1 < cols_left)
-            p[1] = gemm_epilogue(y, alpha, beta, p + 1);
-    }
-}
-
 #if WG_DIST == 1
 #define WG_CP_WAIT() CPASYNC_WAIT(0)
 #elif WG_DIST == 2
@@ -437,11 +420,11 @@ void gemm_wgmma(const int M, const int N, const int K, const float alpha,
             const int c = j * WGN + c8 * 8 + 2 * t;
             const float *d = &acc[j][4 * c8];
             if (!edge) {
-                wg_store2(C, ldc, r, c, d[0], d[1], alpha, beta, BM, BN, false);
-                wg_store2(C, ldc, r + 8, c, d[2], d[3], alpha, beta, BM, BN, false);
+                gemm_store2(C, ldc, r, c, d[0], d[1], alpha, beta, BM, BN, false);
+                gemm_store2(C, ldc, r + 8, c, d[2], d[3], alpha, beta, BM, BN, false);
             } else {
-                wg_store2(C, ldc, r, c, d[0], d[1], alpha, beta, rows_left, cols_left, true);
-                wg_store2(C, ldc, r + 8, c, d[2], d[3], alpha, beta, rows_left, cols_left,
+                gemm_store2(C, ldc, r, c, d[0], d[1], alpha, beta, rows_left, cols_left, true);
+                gemm_store2(C, ldc, r + 8, c, d[2], d[3], alpha, beta, rows_left, cols_left,
                           true);
             }
         }

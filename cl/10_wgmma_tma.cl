@@ -227,23 +227,6 @@ __kernel void wgmma_tma_set_maps(__global uchar *maps, __global const elem_t *A,
 #endif
 }
 
-/* Two neighbouring results of one row, (r, c) and (r, c+1), c even (as step 9). */
-inline void tma_store2(__global float *C, const int ldc, const int r, const int c,
-                       const float x, const float y, const float alpha, const float beta,
-                       const int rows_left, const int cols_left, const bool guarded)
-{
-    __global float *p = C + r * ldc + c;
-    if (!guarded) {
-        *(__global float2 *)p = (float2)(gemm_epilogue(x, alpha, beta, p),
-                                         gemm_epilogue(y, alpha, beta, p + 1));
-    } else if (r < rows_left) {
-        if (c < cols_left)
-            p[0] = gemm_epilogue(x, alpha, beta, p);
-        if (c + 1 < cols_left)
-            p[1] = gemm_epilogue(y, alpha, beta, p + 1);
-    }
-}
-
 /* The copies of slice i into the slot at byte address dst: A's box, with SPLIT A's and B^T's
  * lo boxes (rows M.. of packed A, N.. of packed B^T), then B's boxes.  The copy engine's own,
  * or each work-item's share of them in the emulation (which reads A and B directly). */
@@ -426,11 +409,11 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
             const int c = j * WGN + c8 * 8 + 2 * t;
             const float *d = &TMA_RESULT[j][4 * c8];
             if (!edge) {
-                tma_store2(C, ldc, r, c, d[0], d[1], alpha, beta, BM, BN, false);
-                tma_store2(C, ldc, r + 8, c, d[2], d[3], alpha, beta, BM, BN, false);
+                gemm_store2(C, ldc, r, c, d[0], d[1], alpha, beta, BM, BN, false);
+                gemm_store2(C, ldc, r + 8, c, d[2], d[3], alpha, beta, BM, BN, false);
             } else {
-                tma_store2(C, ldc, r, c, d[0], d[1], alpha, beta, rows_left, cols_left, true);
-                tma_store2(C, ldc, r + 8, c, d[2], d[3], alpha, beta, rows_left, cols_left,
+                gemm_store2(C, ldc, r, c, d[0], d[1], alpha, beta, rows_left, cols_left, true);
+                gemm_store2(C, ldc, r + 8, c, d[2], d[3], alpha, beta, rows_left, cols_left,
                            true);
             }
         }

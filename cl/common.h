@@ -40,4 +40,23 @@ inline void tile_to_local(__local float *dst, __global const float *src, const i
     }
 }
 
+/* Two neighbouring results of one row of C, (r, c) and (r, c+1) with c even, as the matrix
+ * units of steps 8 to 10 hand them out: one float2 store inside the matrix, element-wise
+ * guarded stores at its edges. */
+inline void gemm_store2(__global float *C, const int ldc, const int r, const int c,
+                        const float x, const float y, const float alpha, const float beta,
+                        const int rows_left, const int cols_left, const bool guarded)
+{
+    __global float *p = C + r * ldc + c;
+    if (!guarded) {
+        *(__global float2 *)p = (float2)(gemm_epilogue(x, alpha, beta, p),
+                                         gemm_epilogue(y, alpha, beta, p + 1));
+    } else if (r < rows_left) {
+        if (c < cols_left)
+            p[0] = gemm_epilogue(x, alpha, beta, p);
+        if (c + 1 < cols_left)
+            p[1] = gemm_epilogue(y, alpha, beta, p + 1);
+    }
+}
+
 #endif

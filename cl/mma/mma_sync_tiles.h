@@ -142,21 +142,4 @@ TC_INLINE void tc_stash(__local tc_word *as, __local tc_word *bs, const tc_word4
     }
 }
 
-/* Two neighbouring results of one row, (r, c) and (r, c+1), c even. */
-TC_INLINE void tc_store2(__global float *C, const int ldc, const int r, const int c,
-                         const float x, const float y, const float alpha, const float beta,
-                         const int rows_left, const int cols_left, const bool guarded)
-{
-    __global float *p = C + r * ldc + c;
-    if (!guarded) {
-        *(__global float2 *)p = (float2)(gemm_epilogue(x, alpha, beta, p),
-                                         gemm_epilogue(y, alpha, beta, p + 1));
-    } else if (r < rows_left) {
-        if (c < cols_left)
-            p[0] = gemm_epilogue(x, alpha, beta, p);
-        if (c + 1 < cols_left)
-            p[1] = gemm_epilogue(y, alpha, beta, p + 1);
-    }
-}
-
 #endif
