@@ -327,7 +327,11 @@ clgemm_status gemm_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_d
     const gemm_plan *plan = &cp->plan;
     bool any = false;
     for (int k = 0; k < 3; k++) {
-        p.pack[k] = layout_needs_pack(plan, &p.x[k]);
+        /* Every problem of a batch must be aligned for the kernel, not only the first: a
+         * stride its vector width does not divide moves the later ones off alignment. */
+        const gemm_operand later = { NULL, (int)p.stride[k], p.x[k].at.ld, false };
+        p.pack[k] = layout_needs_pack(plan, &p.x[k]) ||
+                    (batch > 1 && !gemm_plan_reads(plan, later));
         any |= p.pack[k];
         if (p.pack[k] && layout_packed_elems(&p.x[k]) > (long long)MAX_INDEX)
             return bad(fn, "%c: its packed copy for %s needs %lld elements, beyond 32-bit "
