@@ -1,7 +1,8 @@
 /* clgemm_gemm on every operand description a program brings (public API only), on PoCL:
  * row- and column-major, op N and T per operand, tight and padded leading dimensions with odd
- * offsets, strided batches with a shared A, 16-bit inputs on the emulated matrix units, an
- * out-of-order queue, and every invalid field refused with its name.
+ * offsets, strided batches with a shared A (aligned ones as a single launch), 16-bit inputs on
+ * the emulated matrix units, an out-of-order queue, and every invalid field refused with its
+ * name (test_layouts_invalid.c).
  *
  * Each buffer is NaN wherever the call's operands do not lie (and C's windows too when
  * beta == 0): a kernel or pre-pass that reads outside its window, or writes outside C's,
@@ -32,6 +33,8 @@ typedef struct spec {
     const char *algorithm;
     bool padded;          /* ld = stored line + odd pad, odd offsets; else tight, offset 0 */
     size_t batch;         /* A shared (stride 0) when > 1, B and C at odd strides */
+    bool strided_a;       /* A at its own stride too */
+    bool aligned;         /* offsets, lds (lines + 8) and strides multiples of 8, NaN gaps */
     clgemm_dtype dtype;
     float alpha, beta;
     bool wrapper;         /* through clgemm_sgemm_events / clgemm_gemm_16bit */
@@ -72,10 +75,12 @@ static void place(operand *x, const spec *s, size_t rows, size_t cols, bool tran
     const size_t srows = trans ? cols : rows, scols = trans ? rows : cols;
     const size_t line = s->layout == CLGEMM_ROW_MAJOR ? scols : srows;
     const size_t lines = s->layout == CLGEMM_ROW_MAJOR ? srows : scols;
-    x->ld = line + (s->padded ? pad : 0);
-    x->off = s->padded ? off : 0;
+    x->ld = line + (s->aligned ? 8 : s->padded ? pad : 0);
+    x->off = s->aligned ? 8 : s->padded ? off : 0;
     x->extent = (lines - 1) * x->ld + line;
-    x->stride = s->batch <= 1 || shared ? 0 : (x->extent + 2) | 1; /* odd, past the extent */
+    x->stride = s->batch <= 1 || (shared && !s->strided_a) ? 0
+                : s->aligned ? (x->extent + 15) / 8 * 8   /* past the extent, 8 or more */
+                             : (x->extent + 2) | 1;       /* odd, past the extent */
     x->elems = x->off + (s->batch ? s->batch - 1 : 0) * x->stride + x->extent + 5;
 }
 
@@ -96,8 +101,11 @@ static void describe(const spec *s, char *out, size_t size)
     snprintf(out, size, "%s %c%c %zux%zux%zu %s %s batch %zu %s beta %g%s",
              s->layout == CLGEMM_ROW_MAJOR ? "row" : "col", s->op_a ? 'T' : 'N',
              s->op_b ? 'T' : 'N', s->M, s->N, s->K, s->algorithm ? s->algorithm : "auto",
-             s->padded ? "padded" : "tight", s->batch ? s->batch : 1, clgemm_dtype_name(s->dtype),
-             (double)s->beta, s->wrapper ? " (wrapper)" : "");
+             s->aligned ? (s->strided_a ? "aligned, A strided" : "aligned")
+             : s->padded ? "padded"
+                         : "tight",
+             s->batch ? s->batch : 1, clgemm_dtype_name(s->dtype), (double)s->beta,
+             s->wrapper ? " (wrapper)" : "");
 }
 
 /* Runs one call and checks it; returns 0 when it holds. */
@@ -320,6 +328,39 @@ int main(void)
     batched.padded = true;
     sweep("fp32 batch of 3, A shared, odd strides", batched, awkward, 1, simt, 3, 1);
 
+    /* A strided batch that every kernel reads in place is one launch (first == last), in
+     * both layouts, A shared or strided, C read or not; NaN between rows and problems.
+     * Shared and transposed, A is packed once, then the batch reads that copy (two commands
+     * at least); a batch of 1 is the single GEMM it always was. */
+    const int f2 = failures;
+    spec one_launch = base;
+    one_launch.M = 48, one_launch.N = 40, one_launch.K = 24;
+    one_launch.aligned = true;
+    one_launch.commands = 1;
+    static const char *const batched_algos[] = { "naive", "block_tiled_vectorized",
+                                                 "warp_tiled", "mma", "mma",
+                                                 "wgmma:BM=64,BN=64,WGN=64,BK=32" };
+    for (int i = 0; i < 6 * 8; i++) {
+        spec s = one_launch;
+        s.algorithm = batched_algos[i / 8];
+        s.dtype = i / 8 < 4 ? CLGEMM_F32 : i / 8 == 4 ? CLGEMM_F16 : CLGEMM_BF16;
+        s.coarse = i / 8 == 3; /* tf32 on fp32 data: exact inputs */
+        s.layout = (clgemm_layout)(i % 2);
+        s.strided_a = (i / 2) % 2;
+        s.beta = (i / 4) % 2 ? 0.0f : base.beta;
+        s.batch = i % 3 ? 3 : 5;
+        run(&s);
+    }
+    spec packed_a = one_launch;
+    packed_a.op_a = CLGEMM_OP_T;
+    packed_a.commands = 2;
+    packed_a.batch = 4;
+    packed_a.algorithm = "warp_tiled";
+    run(&packed_a);
+    one_launch.batch = 1;
+    run(&one_launch);
+    printf("%s aligned strided batches run as one GEMM launch\n", failures > f2 ? "FAIL" : "ok  ");
+
     spec h = base;
     h.dtype = CLGEMM_F16;
     static const char *const mma[] = { "mma" };
@@ -363,6 +404,8 @@ int main(void)
         const int f0 = failures;
         for (int i = 0; i < 4; i++)
             run(&o);
+        packed_a.queue = ooo; /* A packed once, then the batch's one launch after a barrier */
+        run(&packed_a);
         printf("%s out-of-order queue: batches through every pre-pass\n",
                failures > f0 ? "FAIL" : "ok  ");
         clReleaseCommandQueue(ooo);
