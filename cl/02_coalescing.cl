@@ -30,8 +30,10 @@ __kernel void gemm_coalescing(const int M, const int N, const int K, const float
                               __global const float *restrict A, const int offA, const int lda,
                               __global const float *restrict B, const int offB, const int ldb,
                               const float beta,
-                              __global float *restrict C, const int offC, const int ldc)
+                              __global float *restrict C, const int offC, const int ldc,
+                              const int strideA, const int strideB, const int strideC)
 {
+    GEMM_BATCH_ENTRY(A, B, C);
     /* neighbours differ in column: coalesced */
     gemm_one_element(get_global_id(1), get_global_id(0), M, N, K, alpha, A, offA, lda, B, offB,
                      ldb, beta, C, offC, ldc);

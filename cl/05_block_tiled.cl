@@ -57,8 +57,10 @@ void gemm_block_tiled(const int M, const int N, const int K, const float alpha,
                       __global const float *restrict A, const int offA, const int lda,
                       __global const float *restrict B, const int offB, const int ldb,
                       const float beta,
-                      __global float *restrict C, const int offC, const int ldc)
+                      __global float *restrict C, const int offC, const int ldc,
+                      const int strideA, const int strideB, const int strideC)
 {
+    GEMM_BATCH_ENTRY(A, B, C);
     __local float As[BM][BK];
     __local float Bs[BK][BN];
 

@@ -129,8 +129,10 @@ void gemm_block_tiled_vectorized(const int M, const int N, const int K, const fl
                                  __global const float *restrict A, const int offA, const int lda,
                                  __global const float *restrict B, const int offB, const int ldb,
                                  const float beta,
-                                 __global float *restrict C, const int offC, const int ldc)
+                                 __global float *restrict C, const int offC, const int ldc,
+                                 const int strideA, const int strideB, const int strideC)
 {
+    GEMM_BATCH_ENTRY(A, B, C);
     /* Declared as float4 so that both tiles are 16-byte aligned. */
     __local float4 As4[BK][BV_AS_ROW / 4];   /* As4[k][m/4] = A(m .. m+3, k) */
     __local float4 Bs4[BK][BN / 4];          /* Bs4[k][n/4] = B(k, n .. n+3) */

@@ -253,8 +253,10 @@ void gemm_warp_tiled(const int M, const int N, const int K, const float alpha,
                      __global const float *restrict A, const int offA, const int lda,
                      __global const float *restrict B, const int offB, const int ldb,
                      const float beta,
-                     __global float *restrict C, const int offC, const int ldc)
+                     __global float *restrict C, const int offC, const int ldc,
+                     const int strideA, const int strideB, const int strideC)
 {
+    GEMM_BATCH_ENTRY(A, B, C);
     /* Two stages of the pipeline; float4 so that every row is 16-byte aligned. */
     __local float4 As4[2][BK][WT_AS_ROW / 4];   /* As4[s][k][m/4] = A(m .. m+3, k) */
     __local float4 Bs4[2][BK][BN / 4];          /* Bs4[s][k][n/4] = B(k, n .. n+3) */

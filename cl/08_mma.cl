@@ -237,8 +237,10 @@ void gemm_mma(const int M, const int N, const int K, const float alpha,
               __global const tc_in *restrict A, const int offA, const int lda,
               __global const tc_in *restrict B, const int offB, const int ldb,
               const float beta,
-              __global float *restrict C, const int offC, const int ldc)
+              __global float *restrict C, const int offC, const int ldc,
+              const int strideA, const int strideB, const int strideC)
 {
+    GEMM_BATCH_ENTRY(A, B, C);
     /* Stage s: word (m, k) of A at [s*AS_SIZE + m*AS_LD + k], word (k, n) of B at
      * [s*BS_SIZE + k*BS_LD + n], with LDMATRIX at [s*BS_SIZE + n*BS_LD + k]; k counts words. */
     __local tc_word4 As4[2 * TC_AS_SIZE / 4];

@@ -282,8 +282,10 @@ void gemm_wgmma(const int M, const int N, const int K, const float alpha,
                 __global const ushort *restrict A, const int offA, const int lda,
                 __global const ushort *restrict B, const int offB, const int ldb,
                 const float beta,
-                __global float *restrict C, const int offC, const int ldc)
+                __global float *restrict C, const int offC, const int ldc,
+                const int strideA, const int strideB, const int strideC)
 {
+    GEMM_BATCH_ENTRY(A, B, C);
 #if SWZ == 0
     __local float4 arena4[STAGES * WG_STAGE / 8];   /* 8 ushorts per float4 */
 #else   /* swizzle atoms must be aligned to their pattern's repeat (at most 1024 bytes) */

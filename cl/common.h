@@ -1,14 +1,27 @@
 /* Shared by every kernel in cl/.  The host resolves `#include "common.h"` itself
  * (the sources are embedded in the binary), so this file must stay plain OpenCL C 1.2.
  *
- * Layout contract (the host relies on it, see host/lib/gemm.c):
+ * Layout contract (the host relies on it, see host/lib/enqueue.c):
  *   row-major A (M x K), B (K x N), C (M x N); element (r, c) of X lives at
- *   X[offX + r * ldX + c].  C = alpha * A * B + beta * C.
+ *   X[offX + r * ldX + c], once X points at its group's problem of a strided batch
+ *   (GEMM_BATCH_ENTRY).  C = alpha * A * B + beta * C.
  *   When beta == 0, C is written without being read (BLAS semantics), so an
  *   uninitialised C holding NaNs must not leak into the result.
  */
 #ifndef CLGEMM_COMMON_H
 #define CLGEMM_COMMON_H
+
+/* Strided batches: one launch runs every problem of a batch, dimension 2 of the NDRange
+ * (its group id) naming the problem, strideA/B/C elements apart.  Each kernel opens with
+ * this, so that everything after it sees one problem, as a 2-D launch (group id 2 is 0)
+ * always did.  It reads the kernel's strideA, strideB and strideC arguments by name. */
+#define GEMM_BATCH_ENTRY(A, B, C)                                                             \
+    do {                                                                                      \
+        const size_t gemm_entry_ = get_group_id(2);                                           \
+        (A) += gemm_entry_ * (size_t)strideA;                                                 \
+        (B) += gemm_entry_ * (size_t)strideB;                                                 \
+        (C) += gemm_entry_ * (size_t)strideC;                                                 \
+    } while (0)
 
 /* The one place where a finished dot product meets C. */
 inline float gemm_epilogue(float acc, float alpha, float beta, __global const float *c)

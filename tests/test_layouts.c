@@ -1,7 +1,8 @@
 /* clgemm_gemm on every operand description a program brings (public API only), on PoCL:
  * row- and column-major, op N and T per operand, tight and padded leading dimensions with odd
- * offsets, strided batches with a shared A, 16-bit inputs on the emulated matrix units, an
- * out-of-order queue, and every invalid field refused with its name.
+ * offsets, strided batches with a shared A (aligned ones as a single launch), 16-bit inputs on
+ * the emulated matrix units, an out-of-order queue, and every invalid field refused with its
+ * name (test_layouts_invalid.c).
  *
  * Each buffer is NaN wherever the call's operands do not lie (and C's windows too when
  * beta == 0): a kernel or pre-pass that reads outside its window, or writes outside C's,
@@ -18,6 +19,9 @@
 
 #include "clgemm.h"
 
+/* test_layouts_invalid.c: every invalid field refused by name; returns the failures. */
+int test_layouts_invalid(clgemm_context *ctx);
+
 static clgemm_context *ctx;
 static cl_context cl;
 static int runs, failures;
@@ -29,6 +33,8 @@ typedef struct spec {
     const char *algorithm;
     bool padded;          /* ld = stored line + odd pad, odd offsets; else tight, offset 0 */
     size_t batch;         /* A shared (stride 0) when > 1, B and C at odd strides */
+    bool strided_a;       /* A at its own stride too */
+    bool aligned;         /* offsets, lds (lines + 8) and strides multiples of 8, NaN gaps */
     clgemm_dtype dtype;
     float alpha, beta;
     bool wrapper;         /* through clgemm_sgemm_events / clgemm_gemm_16bit */
@@ -69,10 +75,12 @@ static void place(operand *x, const spec *s, size_t rows, size_t cols, bool tran
     const size_t srows = trans ? cols : rows, scols = trans ? rows : cols;
     const size_t line = s->layout == CLGEMM_ROW_MAJOR ? scols : srows;
     const size_t lines = s->layout == CLGEMM_ROW_MAJOR ? srows : scols;
-    x->ld = line + (s->padded ? pad : 0);
-    x->off = s->padded ? off : 0;
+    x->ld = line + (s->aligned ? 8 : s->padded ? pad : 0);
+    x->off = s->aligned ? 8 : s->padded ? off : 0;
     x->extent = (lines - 1) * x->ld + line;
-    x->stride = s->batch <= 1 || shared ? 0 : (x->extent + 2) | 1; /* odd, past the extent */
+    x->stride = s->batch <= 1 || (shared && !s->strided_a) ? 0
+                : s->aligned ? (x->extent + 15) / 8 * 8   /* past the extent, 8 or more */
+                             : (x->extent + 2) | 1;       /* odd, past the extent */
     x->elems = x->off + (s->batch ? s->batch - 1 : 0) * x->stride + x->extent + 5;
 }
 
@@ -93,8 +101,11 @@ static void describe(const spec *s, char *out, size_t size)
     snprintf(out, size, "%s %c%c %zux%zux%zu %s %s batch %zu %s beta %g%s",
              s->layout == CLGEMM_ROW_MAJOR ? "row" : "col", s->op_a ? 'T' : 'N',
              s->op_b ? 'T' : 'N', s->M, s->N, s->K, s->algorithm ? s->algorithm : "auto",
-             s->padded ? "padded" : "tight", s->batch ? s->batch : 1, clgemm_dtype_name(s->dtype),
-             (double)s->beta, s->wrapper ? " (wrapper)" : "");
+             s->aligned ? (s->strided_a ? "aligned, A strided" : "aligned")
+             : s->padded ? "padded"
+                         : "tight",
+             s->batch ? s->batch : 1, clgemm_dtype_name(s->dtype), (double)s->beta,
+             s->wrapper ? " (wrapper)" : "");
 }
 
 /* Runs one call and checks it; returns 0 when it holds. */
@@ -271,90 +282,6 @@ static void sweep(const char *group, spec base, const size_t sizes[][3], int nsi
            runs - runs_before, failures - before);
 }
 
-/* One refused call: the status wanted, the function's name and the field's words. */
-static void refuse(const char *field, clgemm_gemm_desc d, clgemm_status want, const char *words)
-{
-    clgemm_status st = clgemm_gemm(ctx, &d, NULL, NULL, NULL);
-    const char *msg = clgemm_last_error();
-    bool ok = st == want && strncmp(msg, "clgemm_gemm: ", 13) == 0 && strstr(msg, words);
-    printf("%s %-10s -> %s (%s)\n", ok ? "ok  " : "FAIL", field, clgemm_status_string(st), msg);
-    failures += !ok;
-}
-
-static void invalid_fields(void)
-{
-    cl_int err;
-    cl_mem a = clCreateBuffer(cl, CL_MEM_READ_WRITE, 64 * 4, NULL, &err);
-    cl_mem b = clCreateBuffer(cl, CL_MEM_READ_WRITE, 64 * 4, NULL, &err);
-    cl_mem c = clCreateBuffer(cl, CL_MEM_READ_WRITE, 128 * 4, NULL, &err);
-    const clgemm_gemm_desc ok = { .algorithm = "naive", .M = 8, .N = 8, .K = 8, .alpha = 1.0f,
-                                  .A = a, .ld_a = 8, .B = b, .ld_b = 8, .C = c, .ld_c = 8 };
-    clgemm_gemm_desc d;
-    const size_t big = (size_t)1 << 31;
-    clgemm_status st = clgemm_gemm(ctx, NULL, NULL, NULL, NULL);
-    bool named = st == CLGEMM_ERROR_INVALID_ARGUMENT && strstr(clgemm_last_error(), "descriptor");
-    printf("%s %-10s -> %s (%s)\n", named ? "ok  " : "FAIL", "desc", clgemm_status_string(st),
-           clgemm_last_error());
-    failures += !named;
-    st = clgemm_gemm(NULL, &ok, NULL, NULL, NULL);
-    named = st == CLGEMM_ERROR_INVALID_ARGUMENT && strstr(clgemm_last_error(), "context");
-    printf("%s %-10s -> %s (%s)\n", named ? "ok  " : "FAIL", "ctx", clgemm_status_string(st),
-           clgemm_last_error());
-    failures += !named;
-#define BAD(field, change, status, words) (d = ok, change, refuse(field, d, status, words))
-    const clgemm_status I = CLGEMM_ERROR_INVALID_ARGUMENT;
-    BAD("layout", d.layout = (clgemm_layout)2, I, "layout 2");
-    BAD("op_a", d.op_a = (clgemm_op)5, I, "op_a 5");
-    BAD("op_b", d.op_b = (clgemm_op)-1, I, "op_b -1");
-    BAD("M", d.M = 0, I, "M 0 out of range");
-    BAD("N", d.N = big, I, "N 2147483648 out of range");
-    BAD("K", d.K = 0, I, "K 0 out of range");
-    BAD("batch", d.batch = big, I, "batch 2147483648");
-    BAD("ab_type", d.ab_type = (clgemm_dtype)7, I, "ab_type 7");
-    BAD("A", d.A = NULL, I, "A: NULL buffer");
-    BAD("B", d.B = NULL, I, "B: NULL buffer");
-    BAD("C", d.C = NULL, I, "C: NULL buffer");
-    BAD("ld_a", (d.op_a = CLGEMM_OP_T, d.M = 5, d.ld_a = 3), I,
-        "ld_a 3 < 5, the length of a stored row of A (row-major, op_a T: A is K x M)");
-    BAD("ld_b", (d.layout = CLGEMM_COL_MAJOR, d.ld_a = 8, d.ld_b = 7), I,
-        "ld_b 7 < 8, the length of a stored column of B (column-major, op_b N: B is K x N)");
-    BAD("ld_c", d.ld_c = 7, I, "ld_c 7 < 8, the length of a stored row of C");
-    BAD("ld_a", d.ld_a = big, I, "ld_a 2147483648 beyond 32-bit indexing");
-    BAD("off_a", d.off_a = 1, I, "A: buffer has 256 bytes, needs 260 (off_a 1");
-    BAD("off_b", d.off_b = big, I, "off_b 2147483648 beyond 32-bit");
-    BAD("off_c", d.off_c = 65, I, "C: buffer has 512 bytes, needs 516 (off_c 65");
-    BAD("off_a", d.off_a = big - 60, I, "off_a + (batch-1) * stride_a");
-    BAD("stride_a", (d.batch = 2, d.stride_a = 64, d.stride_c = 64), I, "stride_a 64");
-    BAD("stride_b", (d.batch = 2, d.stride_b = big, d.stride_c = 64), I,
-        "stride_b 2147483648 beyond");
-    BAD("stride_c", (d.batch = 2, d.stride_c = 63), I,
-        "stride_c 63 < 64, the extent of one C: C[i] would overlap C[i+1]");
-    BAD("stride_c", (d.batch = 3, d.stride_c = 64), I, "C: buffer has 512 bytes, needs 768");
-    BAD("C/A", (d.A = c, d.off_a = 60), I, "C overlaps A");
-    BAD("C/B", (d.B = c, d.off_b = 8), I, "C overlaps B");
-    BAD("C/B", (d.B = c, d.batch = 2, d.stride_c = 64, d.off_b = 64), I, "C overlaps B");
-    BAD("algorithm", d.algorithm = "nosuch", CLGEMM_ERROR_UNKNOWN_ALGORITHM,
-        "unknown algorithm 'nosuch'");
-    BAD("algorithm", d.algorithm = "naive:FOO=1", I, "unknown parameter 'FOO' for naive");
-    BAD("ab_type", d.ab_type = CLGEMM_F16, CLGEMM_ERROR_UNSUPPORTED, "takes no f16 data");
-#undef BAD
-    /* Interleaved: A[0] C[0] A[1] C[1] in one buffer share no byte, and run. */
-    d = ok;
-    d.A = d.C = c;
-    d.batch = 2;
-    d.stride_a = d.stride_c = 64;
-    d.off_c = 32;
-    d.M = 4;
-    st = clgemm_gemm(ctx, &d, NULL, NULL, NULL);
-    printf("%s interleaved A[i] and C[i] in one buffer -> %s %s\n", st ? "FAIL" : "ok  ",
-           clgemm_status_string(st), clgemm_last_error());
-    failures += st != CLGEMM_SUCCESS;
-    clFinish(clgemm_cl_queue(ctx));
-    clReleaseMemObject(a);
-    clReleaseMemObject(b);
-    clReleaseMemObject(c);
-}
-
 int main(void)
 {
     /* Matrix-unit algorithms run through the emulation of their primitive here. */
@@ -366,7 +293,7 @@ int main(void)
     }
     cl = clgemm_cl_context(ctx);
 
-    invalid_fields();
+    failures += test_layouts_invalid(ctx);
 
     static const size_t awkward[2][3] = { { 37, 29, 17 }, { 65, 33, 50 } };
     static const char *const simt[] = { "naive", "block_tiled_vectorized", "warp_tiled", NULL };
@@ -400,6 +327,39 @@ int main(void)
     batched.batch = 3;
     batched.padded = true;
     sweep("fp32 batch of 3, A shared, odd strides", batched, awkward, 1, simt, 3, 1);
+
+    /* A strided batch that every kernel reads in place is one launch (first == last), in
+     * both layouts, A shared or strided, C read or not; NaN between rows and problems.
+     * Shared and transposed, A is packed once, then the batch reads that copy (two commands
+     * at least); a batch of 1 is the single GEMM it always was. */
+    const int f2 = failures;
+    spec one_launch = base;
+    one_launch.M = 48, one_launch.N = 40, one_launch.K = 24;
+    one_launch.aligned = true;
+    one_launch.commands = 1;
+    static const char *const batched_algos[] = { "naive", "block_tiled_vectorized",
+                                                 "warp_tiled", "mma", "mma",
+                                                 "wgmma:BM=64,BN=64,WGN=64,BK=32" };
+    for (int i = 0; i < 6 * 8; i++) {
+        spec s = one_launch;
+        s.algorithm = batched_algos[i / 8];
+        s.dtype = i / 8 < 4 ? CLGEMM_F32 : i / 8 == 4 ? CLGEMM_F16 : CLGEMM_BF16;
+        s.coarse = i / 8 == 3; /* tf32 on fp32 data: exact inputs */
+        s.layout = (clgemm_layout)(i % 2);
+        s.strided_a = (i / 2) % 2;
+        s.beta = (i / 4) % 2 ? 0.0f : base.beta;
+        s.batch = i % 3 ? 3 : 5;
+        run(&s);
+    }
+    spec packed_a = one_launch;
+    packed_a.op_a = CLGEMM_OP_T;
+    packed_a.commands = 2;
+    packed_a.batch = 4;
+    packed_a.algorithm = "warp_tiled";
+    run(&packed_a);
+    one_launch.batch = 1;
+    run(&one_launch);
+    printf("%s aligned strided batches run as one GEMM launch\n", failures > f2 ? "FAIL" : "ok  ");
 
     spec h = base;
     h.dtype = CLGEMM_F16;
@@ -444,6 +404,8 @@ int main(void)
         const int f0 = failures;
         for (int i = 0; i < 4; i++)
             run(&o);
+        packed_a.queue = ooo; /* A packed once, then the batch's one launch after a barrier */
+        run(&packed_a);
         printf("%s out-of-order queue: batches through every pre-pass\n",
                failures > f0 ? "FAIL" : "ok  ");
         clReleaseCommandQueue(ooo);

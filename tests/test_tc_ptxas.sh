@@ -17,7 +17,8 @@ trap 'rm -rf "$tmp"' EXIT
 # The OpenCL built-ins clang's nvcl target lacks (NVIDIA's compiler has its own).
 cat > "$tmp/prelude.h" <<'PRE'
 #define get_local_id(d) ((d) == 0 ? __nvvm_read_ptx_sreg_tid_x() : __nvvm_read_ptx_sreg_tid_y())
-#define get_group_id(d) ((d) == 0 ? __nvvm_read_ptx_sreg_ctaid_x() : __nvvm_read_ptx_sreg_ctaid_y())
+#define get_group_id(d) ((d) == 0 ? __nvvm_read_ptx_sreg_ctaid_x() : \
+                         (d) == 1 ? __nvvm_read_ptx_sreg_ctaid_y() : __nvvm_read_ptx_sreg_ctaid_z())
 #define barrier(f) __syncthreads()
 PRE
 expand() {  # the host's #include "x.h" expansion, for one file of cl/
@@ -62,6 +63,9 @@ for params in "-DDTYPE=0 -DWM=64 -DWN=32 -DTM=16 -DTN=4" "-DDTYPE=0 -DWM=64 -DWN
     esac
     grep -q "mma.sync.aligned.$mma" "$tmp/k.ptx" ||
         { echo "FAIL [$params] no mma.sync.aligned.$mma in the PTX"; fail=1; continue; }
+    # the problem of a strided batch, from dimension 2 of the grid (GEMM_BATCH_ENTRY)
+    grep -q "%ctaid.z" "$tmp/k.ptx" ||
+        { echo "FAIL [$params] no %ctaid.z (batch entry) in the PTX"; fail=1; continue; }
     for sm in 80 90; do
         sed -e 's/^\.version .*/.version 8.0/' -e "s/^\\.target sm_80/.target sm_$sm/" \
             "$tmp/k.ptx" > "$tmp/k$sm.ptx"

@@ -200,6 +200,10 @@ static void test_registry(void)
         snprintf(decl, sizeof decl, "void %s(", r->kernel);
         EXPECT(strstr(src, decl) != NULL);
         EXPECT(strstr(src, "\n#include \"") == NULL && strncmp(src, "#include \"", 10) != 0);
+        /* A batched kernel finds its problem in dimension 2 (a pre-pass or tensor maps
+         * describe one problem: such a row keeps a launch per problem). */
+        EXPECT(r->batched == (strstr(src, "GEMM_BATCH_ENTRY(A, B, C);") != NULL));
+        EXPECT(!r->batched || (!r->tma && r->prepass == PREPASS_NONE));
         /* a parameter the kernel does not read would be accepted and ignored */
         char keys[256];
         variant_keys(r, keys, sizeof keys);

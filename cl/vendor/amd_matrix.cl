@@ -242,8 +242,10 @@ void gemm_mma(const int M, const int N, const int K, const float alpha,
               __global const ta_in *restrict A, const int offA, const int lda,
               __global const ta_in *restrict B, const int offB, const int ldb,
               const float beta,
-              __global float *restrict C, const int offC, const int ldc)
+              __global float *restrict C, const int offC, const int ldc,
+              const int strideA, const int strideB, const int strideC)
 {
+    GEMM_BATCH_ENTRY(A, B, C);
     /* float4 storage keeps both tiles 16-byte aligned whatever their element type. */
     __local float4 As4[(TA_AS_SIZE * sizeof(ta_elem) + 15) / 16];
     __local float4 Bs4[(TA_BS_SIZE * sizeof(ta_elem) + 15) / 16];

@@ -198,8 +198,10 @@ void gemm_mma(const int M, const int N, const int K, const float alpha,
               __global const ti_in *restrict A, const int offA, const int lda,
               __global const ti_in *restrict B, const int offB, const int ldb,
               const float beta,
-              __global float *restrict C, const int offC, const int ldc)
+              __global float *restrict C, const int offC, const int ldc,
+              const int strideA, const int strideB, const int strideC)
 {
+    GEMM_BATCH_ENTRY(A, B, C);
     /* Declared as int so that no half-typed variable is needed (cl_khr_fp16 is
      * not required: halves are only written by vstore_half and read as bits). */
     __local int As_bits[BM * BK / 2];

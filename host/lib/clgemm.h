@@ -279,8 +279,11 @@ typedef enum clgemm_op {
  * problem of the batch; once for a shared operand, stride 0), transposing through local
  * memory.  A C not so aligned is the slow path: it is computed in scratch (after a copy-in
  * when beta != 0) and copied back, two more passes.  Row-major operands with aligned offsets
- * and leading dimensions, op N, run with no pass at all.  The batch is a loop of GEMMs on the
- * host, serialised per algorithm and parameters (a batched kernel is future work).  Every
+ * and leading dimensions, op N, run with no pass at all.  A batch is one kernel launch for
+ * all its problems (the batch in dimension 2 of the NDRange) when every operand is read in
+ * place or packed once (stride 0) and strides are multiples of ld_multiple too; else (an
+ * operand packed per problem, a misaligned C, or wgmma_tma, whose tensor maps describe one
+ * matrix) a loop of GEMMs on the host, serialised per algorithm and parameters.  Every
  * index must fit 32 bits: off + (batch-1) * stride + one matrix's extent < 2^31 elements. */
 typedef struct clgemm_gemm_desc {
     const char *algorithm; /* as clgemm_sgemm's ("name" or "name:KEY=V,..."); NULL: auto for

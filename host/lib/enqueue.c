@@ -1,5 +1,6 @@
 /* Enqueueing a plan: step 10's tensor maps and TF32 pre-pass (with the scratch buffers the
- * plan keeps), then the GEMM kernel itself. */
+ * plan keeps), then the GEMM kernel itself, a strided batch in one launch where the kernel
+ * takes one. */
 #include "gemm.h"
 
 #include <stdlib.h>
@@ -278,14 +279,25 @@ static int pack_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
 }
 
 int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,
-                 gemm_operand A, gemm_operand B, float beta, gemm_operand C, cl_event *first,
-                 cl_event *last, errbuf *e)
+                 gemm_operand A, gemm_operand B, float beta, gemm_operand C,
+                 const gemm_batch *batch, cl_event *first, cl_event *last, errbuf *e)
 {
     cl_kernel k = plan->kernel;
     cl_mem maps = NULL;
     cl_event pre = NULL, main_ev = NULL;
     cl_uint i = 0;
     int rc = -1;
+    const gemm_batch one = { 1, { 0, 0, 0 } };
+    if (!batch)
+        batch = &one;
+    /* Only a batched kernel knows dimension 2 (a pre-pass or tensor maps describe one
+     * problem, so their plans never are). */
+    if (batch->count < 1 || batch->count > GEMM_BATCH_MAX_LAUNCH ||
+        (batch->count > 1 && !plan->variant->batched)) {
+        err_set(e, "internal: a batch of %d in one launch of %s", batch->count,
+                plan->variant->kernel);
+        return -1;
+    }
     /* K = 0 reads neither operand (C = beta C): nothing to pack. */
     const bool pack = plan->variant->prepass == PREPASS_TF32_PACK && s.K > 0;
     const gemm_operand user_a = A, user_b = B;
@@ -305,6 +317,9 @@ int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float 
     CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &C.buf));
     CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &C.off));
     CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &C.ld));
+    if (plan->variant->batched)
+        for (int b = 0; b < 3; b++)
+            CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &batch->stride[b]));
     if (plan->variant->tma) {
         maps = tma_maps(plan, q, s, A, B, e);
         if (!maps)
@@ -321,7 +336,9 @@ int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float 
 
     size_t tiles_m = ceil_div((size_t)s.M, (size_t)plan->bm);
     size_t tiles_n = ceil_div((size_t)s.N, (size_t)plan->bn);
-    size_t global[2];
+    /* Dimension 2 names the problem of a batch (one group deep); a kernel without it keeps
+     * the 2-D launch it was written for. */
+    size_t global[3], local[3] = { plan->local[0], plan->local[1], 1 };
     if (plan->variant->launch == LAUNCH_TILE_ROWS) {
         global[0] = tiles_m * plan->local[0];
         global[1] = tiles_n * plan->local[1];
@@ -329,8 +346,9 @@ int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float 
         global[0] = tiles_n * plan->local[0];
         global[1] = tiles_m * plan->local[1];
     }
-    CL_TRY(e, clEnqueueNDRangeKernel(q, k, 2, NULL, global, plan->local, 0, NULL,
-                                     first || last ? &main_ev : NULL));
+    global[2] = (size_t)batch->count;
+    CL_TRY(e, clEnqueueNDRangeKernel(q, k, plan->variant->batched ? 3 : 2, NULL, global, local,
+                                     0, NULL, first || last ? &main_ev : NULL));
     if (first) {
         *first = pre ? pre : main_ev;
         if (!pre)

@@ -85,13 +85,25 @@ cl_mem gemm_scratch_get(const gemm_plan *plan, cl_command_queue q, int slot, siz
 bool gemm_queue_unordered(cl_command_queue q);
 int gemm_queue_fence(cl_command_queue q, bool unordered, errbuf *e);
 
-/* Call gemm_scratch_begin(plan, q) first, once per call.
+/* A strided batch in one launch: count problems, problem b reading A, B and C stride[0..2]
+ * elements times b past the operands' offsets (0: all share it).  Only a plan whose variant
+ * is batched takes count > 1; its kernel finds its problem in dimension 2 of the NDRange. */
+typedef struct gemm_batch {
+    int count;
+    int stride[3];
+} gemm_batch;
+
+/* The most problems of one launch: CUDA grids take at most 65535 blocks along z, and
+ * NVIDIA's OpenCL lays dimension 2 of the NDRange there.  Larger batches are split. */
+#define GEMM_BATCH_MAX_LAUNCH 65535
+
+/* Call gemm_scratch_begin(plan, q) first, once per call.  batch may be NULL (one problem).
  * last (may be NULL) receives the GEMM kernel's event; first (may be NULL) the event of the
  * first command enqueued, a pre-pass where the plan has one (else the same event as last):
  * the device time of the whole GEMM runs from first's start to last's end. */
 int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,
-                 gemm_operand A, gemm_operand B, float beta, gemm_operand C, cl_event *first,
-                 cl_event *last, errbuf *e);
+                 gemm_operand A, gemm_operand B, float beta, gemm_operand C,
+                 const gemm_batch *batch, cl_event *first, cl_event *last, errbuf *e);
 
 /* enqueue.c's part of a plan: the pre-pass kernels and scratch (0, or -1 with e set). */
 int prepass_create(gemm_plan *plan, errbuf *e);

@@ -8,8 +8,9 @@
  *   3. choose() (api_gemm.c) picks the kernel for that problem; operands it cannot read
  *      where they lie (transposed, or misaligned for it) go through the layout pre-pass
  *      (layout.h), a misaligned C through a scratch C and a copy back;
- *   4. the batch is a host loop, each problem enqueued in turn under the plan's lock; an
- *      operand with stride 0 is packed once. */
+ *   4. a strided batch is one launch where the kernel takes it (variant.batched) and no
+ *      operand is packed per problem (an operand with stride 0 is packed once); else a host
+ *      loop, each problem enqueued in turn under the plan's lock. */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -239,16 +240,33 @@ typedef struct problem {
     gemm_operand packed[3];
 } problem;
 
+/* Whether the whole batch fits one launch (of at most GEMM_BATCH_MAX_LAUNCH problems): a
+ * kernel that takes it, reading every operand in place or from one packed copy.  Else one
+ * problem at a time: an operand packed per problem (a strided one) or C (packed, computed
+ * and copied back per problem) keeps the host loop. */
+static bool one_launch(const gemm_plan *plan, const problem *p)
+{
+    return plan->variant->batched && !p->pack[2] && (!p->pack[0] || p->stride[0] == 0) &&
+           (!p->pack[1] || p->stride[1] == 0);
+}
+
 static int enqueue_batch(layout_pass *lp, const gemm_plan *plan, chain *c, const problem *p,
                          float alpha, float beta, size_t batch, errbuf *e)
 {
     cl_event ev;
-    for (size_t i = 0; i < batch; i++) {
+    const bool whole = one_launch(plan, p);
+    size_t n = 1;
+    for (size_t i = 0; i < batch; i += n) {
+        n = whole ? batch - i : 1;
+        if (n > GEMM_BATCH_MAX_LAUNCH)
+            n = GEMM_BATCH_MAX_LAUNCH;
         gemm_operand at[3];
+        gemm_batch launch = { (int)n, { 0, 0, 0 } };
         for (int k = 0; k < 3; k++) {
             at[k] = p->x[k].at;
             at[k].off += (int)(i * p->stride[k]);
             at[k].trans = p->x[k].trans; /* left so only for a plan that reads it (layout.c) */
+            launch.stride[k] = p->pack[k] ? 0 : (int)p->stride[k]; /* packed: one copy */
         }
         for (int k = 0; k < 2; k++)
             if (p->pack[k] && (i == 0 || p->stride[k] != 0)) {
@@ -270,7 +288,7 @@ static int enqueue_batch(layout_pass *lp, const gemm_plan *plan, chain *c, const
         if (chain_fence(c, e) != 0 ||
             gemm_enqueue(plan, c->q, p->s, alpha, p->pack[0] ? p->packed[0] : at[0],
                          p->pack[1] ? p->packed[1] : at[1], beta,
-                         p->pack[2] ? p->packed[2] : at[2],
+                         p->pack[2] ? p->packed[2] : at[2], &launch,
                          c->want_first && !c->first ? &f : NULL, c->want_last ? &l : NULL,
                          e) != 0)
             return -1;
@@ -327,7 +345,11 @@ clgemm_status gemm_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_d
     const gemm_plan *plan = &cp->plan;
     bool any = false;
     for (int k = 0; k < 3; k++) {
-        p.pack[k] = layout_needs_pack(plan, &p.x[k]);
+        /* Every problem of a batch must be aligned for the kernel, not only the first: a
+         * stride its vector width does not divide moves the later ones off alignment. */
+        const gemm_operand later = { NULL, (int)p.stride[k], p.x[k].at.ld, false };
+        p.pack[k] = layout_needs_pack(plan, &p.x[k]) ||
+                    (batch > 1 && !gemm_plan_reads(plan, later));
         any |= p.pack[k];
         if (p.pack[k] && layout_packed_elems(&p.x[k]) > (long long)MAX_INDEX)
             return bad(fn, "%c: its packed copy for %s needs %lld elements, beyond 32-bit "

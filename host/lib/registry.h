@@ -63,6 +63,9 @@ typedef struct variant {
     launch_kind launch;
     prepass_kind prepass;
     bool tma;              /* takes TMA tensor maps as its last argument */
+    bool batched;          /* takes strideA, strideB, strideC after ldc and runs a strided
+                              batch in one launch, dimension 2 of the NDRange naming the
+                              problem; else one launch per problem, without them */
     int ld_multiple;       /* offsets and leading dimensions of A, B and C the kernel reads in
                               place; others go through the layout pre-pass (layout.h) */
 } variant;
