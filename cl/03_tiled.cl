@@ -53,19 +53,12 @@ void gemm_tiled(const int M, const int N, const int K, const float alpha,
                 __global float *restrict C, const int offC, const int ldc,
                 const int strideA, const int strideB, const int strideC)
 {
-    GEMM_BATCH_ENTRY(A, B, C);
     __local float As[BM][BK];
     __local float Bs[BK][BN];
+    GEMM_GROUP_BLOCK(BM, BN);
 
     const int tx = get_local_id(0), ty = get_local_id(1);
     const int tid = ty * BN + tx;
-
-    /* From here on, rows and columns count from this group's corner of C. */
-    const int row0 = get_group_id(1) * BM, col0 = get_group_id(0) * BN;
-    const int rows_left = M - row0, cols_left = N - col0;
-    A += offA + row0 * lda;
-    B += offB + col0;
-    C += offC + row0 * ldc + col0;
 
     const bool edge = rows_left < BM || cols_left < BN;   /* decided once per group */
 

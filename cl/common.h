@@ -36,6 +36,18 @@ inline float4 gemm_epilogue4(float4 acc, float alpha, float beta, __global const
     return beta == 0.0f ? alpha * acc : alpha * acc + beta * *c;
 }
 
+/* Steps 3 to 5 open the same way: this problem of the batch, then this group's BM x BN block
+ * of C.  Declares row0 and col0 (the block's corner) and rows_left and cols_left (how much of
+ * C lies from there on: below BM or BN only at the edges), and moves A, B and C to the
+ * corner, so that rows and columns count from it afterwards. */
+#define GEMM_GROUP_BLOCK(BM, BN)                                                           \
+    GEMM_BATCH_ENTRY(A, B, C);                                                             \
+    const int row0 = get_group_id(1) * (BM), col0 = get_group_id(0) * (BN);               \
+    const int rows_left = M - row0, cols_left = N - col0;                                  \
+    A += offA + row0 * lda;                                                                \
+    B += offB + col0;                                                                      \
+    C += offC + row0 * ldc + col0
+
 /* Steps 3 to 5 stage tiles the same way: copy a rows x cols block of a row-major matrix into
  * local memory, element e by work-item e % threads, so that neighbouring work-items read
  * neighbouring addresses.  rows, cols, threads and `guarded` are literals at every call
