@@ -11,10 +11,17 @@
 #ifndef CLGEMM_COMMON_H
 #define CLGEMM_COMMON_H
 
+#ifndef GEMM_BATCHED
+#define GEMM_BATCHED 0
+#endif
 /* Strided batches: one launch runs every problem of a batch, dimension 2 of the NDRange
  * (its group id) naming the problem, strideA/B/C elements apart.  Each kernel opens with
- * this, so that everything after it sees one problem, as a 2-D launch (group id 2 is 0)
- * always did.  It reads the kernel's strideA, strideB and strideC arguments by name. */
+ * this, so that everything after it sees one problem.  The host builds a kernel twice: with
+ * GEMM_BATCHED=1 for batched launches, and without, where the entry is nothing at all and the
+ * kernel is exactly the one-problem lesson (the pointer arithmetic costs registers that the
+ * tightest kernels, step 7's 127, cannot spare).  It reads the kernel's strideA, strideB and
+ * strideC arguments by name. */
+#if GEMM_BATCHED
 #define GEMM_BATCH_ENTRY(A, B, C)                                                             \
     do {                                                                                      \
         const size_t gemm_entry_ = get_group_id(2);                                           \
@@ -22,6 +29,9 @@
         (B) += gemm_entry_ * (size_t)strideB;                                                 \
         (C) += gemm_entry_ * (size_t)strideC;                                                 \
     } while (0)
+#else
+#define GEMM_BATCH_ENTRY(A, B, C) do { } while (0)
+#endif
 
 /* The one place where a finished dot product meets C. */
 inline float gemm_epilogue(float acc, float alpha, float beta, __global const float *c)

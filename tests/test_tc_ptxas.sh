@@ -48,7 +48,7 @@ for params in "-DDTYPE=0 -DWM=64 -DWN=32 -DTM=16 -DTN=4" "-DDTYPE=0 -DWM=64 -DWN
     # "inline" as static inline: clang may keep a plain C99 inline function out of line,
     # without a definition to link.  asm: clang's OpenCL mode spells it __asm__.
     if ! "$clang" -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -march=sm_80 -O3 -S \
-            -Xclang -finclude-default-header -Dasm=__asm__ "-Dinline=static inline" \
+            -Xclang -finclude-default-header -Dasm=__asm__ "-Dinline=static inline" -DGEMM_BATCHED=1 \
             $params -o "$tmp/k.ptx" "$tmp/k.cl" 2> "$tmp/err"; then
         echo "FAIL [$params] clang:"; head -20 "$tmp/err"; fail=1; continue
     fi
@@ -63,7 +63,8 @@ for params in "-DDTYPE=0 -DWM=64 -DWN=32 -DTM=16 -DTN=4" "-DDTYPE=0 -DWM=64 -DWN
     esac
     grep -q "mma.sync.aligned.$mma" "$tmp/k.ptx" ||
         { echo "FAIL [$params] no mma.sync.aligned.$mma in the PTX"; fail=1; continue; }
-    # the problem of a strided batch, from dimension 2 of the grid (GEMM_BATCH_ENTRY)
+    # the problem of a strided batch, from dimension 2 of the grid (GEMM_BATCH_ENTRY, in the
+    # batched build: -DGEMM_BATCHED=1 above)
     grep -q "%ctaid.z" "$tmp/k.ptx" ||
         { echo "FAIL [$params] no %ctaid.z (batch entry) in the PTX"; fail=1; continue; }
     for sm in 80 90; do

@@ -26,27 +26,40 @@ void api_plans_release(clgemm_context *ctx)
 }
 
 /* NULL only when out of host memory. */
-static struct ctx_plan *plan_for(clgemm_context *ctx, const algo_def *algo, clgemm_dtype dtype,
-                                 const char *overrides)
+static struct ctx_plan *plan_made(clgemm_context *ctx, const algo_def *algo,
+                                  clgemm_dtype dtype, const char *overrides, bool batched)
 {
     pthread_mutex_lock(&ctx->build);
     struct ctx_plan *p = ctx->plans;
-    while (p && !(p->algo == algo && p->dtype == dtype && strcmp(p->overrides, overrides) == 0))
+    while (p && !(p->algo == algo && p->dtype == dtype && p->batched == batched &&
+                  strcmp(p->overrides, overrides) == 0))
         p = p->next;
     if (!p && (p = calloc(1, sizeof *p))) {
         errbuf e = { "" };
         p->algo = algo;
         p->dtype = dtype;
+        p->batched = batched;
         snprintf(p->overrides, sizeof p->overrides, "%s", overrides);
         pthread_mutex_init(&p->enqueue, NULL);
         p->status = gemm_plan_create(&p->plan, ctx->ctx, ctx->dev, algo, dtype, overrides,
-                                     &p->log, &e);
+                                     batched, &p->log, &e);
         snprintf(p->why, sizeof p->why, "%s", e.msg);
         p->next = ctx->plans;
         ctx->plans = p;
     }
     pthread_mutex_unlock(&ctx->build);
     return p;
+}
+
+static struct ctx_plan *plan_for(clgemm_context *ctx, const algo_def *algo, clgemm_dtype dtype,
+                                 const char *overrides)
+{
+    return plan_made(ctx, algo, dtype, overrides, false);
+}
+
+struct ctx_plan *api_batched_twin(clgemm_context *ctx, const struct ctx_plan *p)
+{
+    return plan_made(ctx, p->algo, p->dtype, p->overrides, true);
 }
 
 static clgemm_status plan_status_to_api(const char *fn, const struct ctx_plan *p,

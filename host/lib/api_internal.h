@@ -17,6 +17,7 @@ struct ctx_plan {
     const algo_def *algo;
     clgemm_dtype dtype;
     char overrides[192];
+    bool batched; /* the kernels built for batched launches (GEMM_BATCHED=1) */
     plan_status status;
     gemm_plan plan;
     char why[512];
@@ -45,6 +46,10 @@ void api_plans_release(clgemm_context *ctx);
 /* The plan that runs a row-major M x N x K problem for `algorithm` (NULL: auto, fp32 only):
  * tuned, named or the progression's (api_gemm.c).  Operands it cannot read where they lie
  * are packed for it (layout.h), so their alignment plays no part in the choice. */
+/* The same plan built for launches over a batch (one NDRange, the batch in dimension 2), made
+ * once per plan; NULL when out of host memory. */
+struct ctx_plan *api_batched_twin(clgemm_context *ctx, const struct ctx_plan *p);
+
 clgemm_status api_choose(const char *fn, clgemm_context *ctx, const char *algorithm,
                          clgemm_dtype dtype, size_t M, size_t N, size_t K, struct ctx_plan **out);
 

@@ -32,6 +32,7 @@ typedef struct gemm_plan {
     bool from_cache;
     const char *precision; /* of the arithmetic that runs (see precision_of in plan.c) */
     int dtype;             /* clgemm_dtype of A and B; C is float */
+    bool batched;          /* built with GEMM_BATCHED=1: launches over a batch (cl/common.h) */
     /* Step 10: TMA tensor maps, filled in on the device by set_maps (emulated: unused). */
     bool tma_emulated;
     cl_kernel set_maps;
@@ -46,7 +47,7 @@ typedef struct gemm_plan {
  * A and B of type dtype, with `overrides` ("BM=64 TM=4", may be NULL) over the defaults. */
 plan_status gemm_plan_create(gemm_plan *plan, cl_context ctx, const device_info *dev,
                              const algo_def *algo, clgemm_dtype dtype, const char *overrides,
-                             char **log, errbuf *e);
+                             bool batched, char **log, errbuf *e);
 void gemm_plan_release(gemm_plan *plan);
 /* The same choice without building anything (program and kernels stay NULL): what
  * gemm_plan_create would build, or why the device cannot.  Nothing to release. */

@@ -246,7 +246,7 @@ typedef struct problem {
  * and copied back per problem) keeps the host loop. */
 static bool one_launch(const gemm_plan *plan, const problem *p)
 {
-    return plan->variant->batched && !p->pack[2] && (!p->pack[0] || p->stride[0] == 0) &&
+    return plan->batched && !p->pack[2] && (!p->pack[0] || p->stride[0] == 0) &&
            (!p->pack[1] || p->stride[1] == 0);
 }
 
@@ -355,6 +355,18 @@ clgemm_status gemm_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_d
             return bad(fn, "%c: its packed copy for %s needs %lld elements, beyond 32-bit "
                        "indexing", u[k]->name, plan->step->desc.name,
                        layout_packed_elems(&p.x[k]));
+    }
+    /* A batch that one launch can run gets the plan's batched build (its kernels take the
+     * batch in dimension 2); where that build cannot run, the plain one loops. */
+    if (batch > 1 && plan->variant->batched && !p.pack[2] &&
+        (!p.pack[0] || p.stride[0] == 0) && (!p.pack[1] || p.stride[1] == 0)) {
+        struct ctx_plan *twin = api_batched_twin(ctx, cp);
+        if (!twin)
+            return api_fail(fn, CLGEMM_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+        if (twin->status == PLAN_OK) {
+            cp = twin;
+            plan = &cp->plan;
+        }
     }
     if (any) {
         pthread_mutex_lock(&ctx->build);

@@ -101,10 +101,11 @@ static int launch_shape(gemm_plan *plan, const device_info *dev, errbuf *e)
 static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_info *dev,
                                  const algo_def *algo, const algo_def *step, const variant *v,
                                  clgemm_dtype dtype, const char *adds, const char *overrides,
-                                 bool build, char **log, errbuf *e)
+                                 bool build, bool batched, char **log, errbuf *e)
 {
     memset(plan, 0, sizeof *plan);
-    *plan = (gemm_plan){ .algo = algo, .step = step, .variant = v, .dtype = (int)dtype };
+    *plan = (gemm_plan){ .algo = algo, .step = step, .variant = v, .dtype = (int)dtype,
+                         .batched = batched && v->batched };
     *log = NULL;
     if (adds && check_keys(v, step->desc.name, adds, e) != 0)
         return PLAN_UNSUPPORTED; /* this backend has no such form (tf32x3 on DPAS, say) */
@@ -146,8 +147,9 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
     const char *extra = getenv("CLGEMM_BUILD_OPTIONS"); /* e.g. -cl-nv-verbose */
     /* Kernels that size their local memory by the device (step 10) read what it really
      * allows from CLGEMM_LOCAL_BYTES. */
-    snprintf(options, sizeof options, "%s %s -DDTYPE=%d %s -DCLGEMM_LOCAL_BYTES=%llu %s",
+    snprintf(options, sizeof options, "%s %s -DDTYPE=%d %s%s -DCLGEMM_LOCAL_BYTES=%llu %s",
              PROGRAM_BASE_OPTIONS, v->options, (int)dtype, defines,
+             plan->batched ? " -DGEMM_BATCHED=1" : "",
              (unsigned long long)device_local_mem_usable(dev), extra ? extra : "");
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -199,7 +201,8 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
  * (that is a bug to see, not to hide behind a slower kernel). */
 static plan_status create_purpose(gemm_plan *plan, cl_context ctx, const device_info *dev,
                                   const algo_def *algo, clgemm_dtype dtype,
-                                  const char *overrides, bool build, char **log, errbuf *e)
+                                  const char *overrides, bool build, bool batched, char **log,
+                                  errbuf *e)
 {
     char why[512] = "";
     plan_status st = PLAN_UNSUPPORTED;
@@ -223,7 +226,7 @@ static plan_status create_purpose(gemm_plan *plan, cl_context ctx, const device_
             }
             free(*log);
             st = build_variant(plan, ctx, dev, algo, step, v, dtype, *adds ? adds : NULL,
-                               overrides, build, log, &no);
+                               overrides, build, batched, log, &no);
             if (st != PLAN_UNSUPPORTED) {
                 if (st != PLAN_OK)
                     err_set(e, "runs %s here: %s", step->desc.name, no.msg);
@@ -237,7 +240,7 @@ static plan_status create_purpose(gemm_plan *plan, cl_context ctx, const device_
 
 static plan_status create(gemm_plan *plan, cl_context ctx, const device_info *dev,
                           const algo_def *algo, clgemm_dtype dtype, const char *overrides,
-                          bool build, char **log, errbuf *e)
+                          bool build, bool batched, char **log, errbuf *e)
 {
     memset(plan, 0, sizeof *plan);
     *log = NULL;
@@ -248,25 +251,26 @@ static plan_status create(gemm_plan *plan, cl_context ctx, const device_info *de
         return PLAN_UNSUPPORTED;
     }
     if (algo->candidates)
-        return create_purpose(plan, ctx, dev, algo, dtype, overrides, build, log, e);
+        return create_purpose(plan, ctx, dev, algo, dtype, overrides, build, batched, log, e);
     const variant *v = variant_choose(dev, algo, dtype, e);
     if (!v)
         return PLAN_UNSUPPORTED;
-    return build_variant(plan, ctx, dev, algo, algo, v, dtype, NULL, overrides, build, log, e);
+    return build_variant(plan, ctx, dev, algo, algo, v, dtype, NULL, overrides, build, batched,
+                         log, e);
 }
 
 plan_status gemm_plan_create(gemm_plan *plan, cl_context ctx, const device_info *dev,
                              const algo_def *algo, clgemm_dtype dtype, const char *overrides,
-                             char **log, errbuf *e)
+                             bool batched, char **log, errbuf *e)
 {
-    return create(plan, ctx, dev, algo, dtype, overrides, true, log, e);
+    return create(plan, ctx, dev, algo, dtype, overrides, true, batched, log, e);
 }
 
 plan_status gemm_plan_describe(gemm_plan *plan, const device_info *dev, const algo_def *algo,
                                clgemm_dtype dtype, const char *overrides, errbuf *e)
 {
     char *log = NULL;
-    plan_status st = create(plan, NULL, dev, algo, dtype, overrides, false, &log, e);
+    plan_status st = create(plan, NULL, dev, algo, dtype, overrides, false, false, &log, e);
     free(log);
     return st;
 }
