@@ -304,6 +304,28 @@ static int enqueue_batch(layout_pass *lp, const gemm_plan *plan, chain *c, const
     return 0;
 }
 
+/* Which operands the plan's kernel cannot read in place (transposed, or misaligned for it,
+ * also by the batch stride).  0, or -1 with *st set. */
+static int decide_packing(const char *fn, const gemm_plan *plan, problem *p, size_t batch,
+                          const user_operand *const u[3], bool *any, clgemm_status *st)
+{
+    for (int k = 0; k < 3; k++) {
+        /* Every problem of a batch must be aligned for the kernel, not only the first: a
+         * stride its vector width does not divide moves the later ones off alignment. */
+        const gemm_operand later = { NULL, (int)p->stride[k], p->x[k].at.ld, false };
+        p->pack[k] = layout_needs_pack(plan, &p->x[k]) ||
+                     (batch > 1 && !gemm_plan_reads(plan, later));
+        *any |= p->pack[k];
+        if (p->pack[k] && layout_packed_elems(&p->x[k]) > (long long)MAX_INDEX) {
+            *st = bad(fn, "%c: its packed copy for %s needs %lld elements, beyond 32-bit "
+                      "indexing", u[k]->name, plan->step->desc.name,
+                      layout_packed_elems(&p->x[k]));
+            return -1;
+        }
+    }
+    return 0;
+}
+
 clgemm_status gemm_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_desc *d,
                         cl_command_queue queue, cl_event *first, cl_event *last)
 {
@@ -344,28 +366,25 @@ clgemm_status gemm_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_d
         return st;
     const gemm_plan *plan = &cp->plan;
     bool any = false;
-    for (int k = 0; k < 3; k++) {
-        /* Every problem of a batch must be aligned for the kernel, not only the first: a
-         * stride its vector width does not divide moves the later ones off alignment. */
-        const gemm_operand later = { NULL, (int)p.stride[k], p.x[k].at.ld, false };
-        p.pack[k] = layout_needs_pack(plan, &p.x[k]) ||
-                    (batch > 1 && !gemm_plan_reads(plan, later));
-        any |= p.pack[k];
-        if (p.pack[k] && layout_packed_elems(&p.x[k]) > (long long)MAX_INDEX)
-            return bad(fn, "%c: its packed copy for %s needs %lld elements, beyond 32-bit "
-                       "indexing", u[k]->name, plan->step->desc.name,
-                       layout_packed_elems(&p.x[k]));
-    }
+    if (decide_packing(fn, plan, &p, batch, u, &any, &st) != 0)
+        return st;
     /* A batch that one launch can run gets the plan's batched build (its kernels take the
-     * batch in dimension 2); where that build cannot run, the plain one loops. */
-    if (batch > 1 && plan->variant->batched && !p.pack[2] &&
-        (!p.pack[0] || p.stride[0] == 0) && (!p.pack[1] || p.stride[1] == 0)) {
+     * batch in dimension 2; a purpose name's batched build is its best candidate that takes
+     * one); where that build cannot run in one launch, the plain one loops. */
+    if (batch > 1 && (plan->variant->batched || cp->algo->candidates)) {
         struct ctx_plan *twin = api_batched_twin(ctx, cp);
         if (!twin)
             return api_fail(fn, CLGEMM_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
-        if (twin->status == PLAN_OK) {
+        problem q = p;
+        bool q_any = false;
+        clgemm_status ignored;
+        if (twin->status == PLAN_OK &&
+            decide_packing(fn, &twin->plan, &q, batch, u, &q_any, &ignored) == 0 &&
+            one_launch(&twin->plan, &q)) {
             cp = twin;
             plan = &cp->plan;
+            p = q;
+            any = q_any;
         }
     }
     if (any) {

@@ -219,6 +219,12 @@ static plan_status create_purpose(gemm_plan *plan, cl_context ctx, const device_
             c += strspn(c, " ");
             errbuf no = { "" };
             const variant *v = step ? variant_choose(dev, step, dtype, &no) : NULL;
+            /* A batched build goes to the best candidate that takes a batch in one launch
+             * (step 10's tensor maps describe one matrix: a batch of them would loop). */
+            if (v && batched && !v->batched) {
+                err_set(&no, "takes no batch in one launch");
+                v = NULL;
+            }
             if (!v || (v->need == NEED_EMULATION) != (emulated == 1) || (emulated && !last)) {
                 if (!emulated && *no.msg) /* the last, most general reason stays */
                     snprintf(why, sizeof why, "%s", no.msg);
