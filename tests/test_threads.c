@@ -172,6 +172,20 @@ static int bad_calls(clgemm_context *ctx, cl_context cl, cl_mem m, cl_mem mc)
                       NULL);
     printf("%s auto runs at lda 17 -> %s\n", st ? "FAIL" : "ok  ", clgemm_status_string(st));
     f += st != CLGEMM_SUCCESS;
+    /* the descriptor form names what the call runs, and checks the descriptor as the call does */
+    clgemm_gemm_desc d = { .algorithm = "block_tiled:BM=64,BN=64", .M = 16, .N = 16, .K = 16,
+                           .alpha = 1.0f, .A = big, .ld_a = 17, .off_a = 1, .B = bb, .ld_b = 16,
+                           .C = bc, .ld_c = 16 };
+    st = clgemm_resolve_gemm(ctx, &d, name, sizeof name);
+    bool named = st == CLGEMM_SUCCESS && strncmp(name, "block_tiled:", 12) == 0 &&
+                 strstr(name, "BM=64");
+    printf("%s clgemm_resolve_gemm names %s\n", named ? "ok  " : "FAIL",
+           st == CLGEMM_SUCCESS ? name : clgemm_last_error());
+    f += !named;
+    d.C = NULL;
+    st = clgemm_resolve_gemm(ctx, &d, name, sizeof name);
+    f += expect_refusal("clgemm_resolve_gemm with no C", st, CLGEMM_ERROR_INVALID_ARGUMENT,
+                        "clgemm_resolve_gemm", "C");
     clReleaseMemObject(big);
     clReleaseMemObject(bb);
     clReleaseMemObject(bc);

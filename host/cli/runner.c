@@ -147,22 +147,19 @@ static void run_one(session *s, const run_request *req, workspace *w,
         snprintf(row->precision, sizeof row->precision, "fp32");
         snprintf(row->backend, sizeof row->backend, "clblast");
     } else {
-        const gemm_shape *sh = &req->shape;
         bool automatic = strcmp(row->name, AUTO_NAME) == 0;
         /* With --dtype f16/bf16 an algorithm that has a 16-bit kernel runs it on the 16-bit
          * copies, with that kernel's own parameters (the tuning database is for fp32 data);
          * the others (and auto) run on the rounded values as fp32. */
         row->bits16 = req->dtype != CLGEMM_F32 && !automatic &&
                       clgemm_algorithm_has_dtype(row->name, req->dtype);
-        /* What the library will run on these operands (the choice depends on the alignment
-         * of offsets and leading dimensions); where that fails, the name itself, so that
-         * prepare below reports why. */
-        const clgemm_gemm_desc *d = &w->desc;
-        if (row->bits16 ||
-            clgemm_resolve_operands(s->ctx, automatic ? NULL : row->name, CLGEMM_F32,
-                                    (size_t)sh->M, (size_t)sh->N, (size_t)sh->K, d->off_a,
-                                    d->ld_a, d->off_b, d->ld_b, d->off_c, d->ld_c,
-                                    row->variant, sizeof row->variant) != CLGEMM_SUCCESS)
+        /* What the library will run for exactly this call (the choice depends on the
+         * alignment of offsets and leading dimensions, and a batch may run another kernel
+         * in one launch); where that fails, the name itself, so that prepare below reports
+         * why. */
+        clgemm_gemm_desc d = row->bits16 ? w->desc16 : w->desc;
+        d.algorithm = automatic ? NULL : row->name;
+        if (clgemm_resolve_gemm(s->ctx, &d, row->variant, sizeof row->variant) != CLGEMM_SUCCESS)
             snprintf(row->variant, sizeof row->variant, "%s", automatic ? "" : row->name);
         if (automatic)
             snprintf(row->note, sizeof row->note, "auto chose %s", row->variant);

@@ -250,7 +250,7 @@ static clgemm_status prepare(const char *fn, clgemm_context *ctx, const char *al
 }
 
 /* What clgemm_resolve writes: a name that runs the same kernel with the same parameters. */
-static clgemm_status describe(const char *fn, const struct ctx_plan *p, char *out, size_t size)
+clgemm_status api_describe(const char *fn, const struct ctx_plan *p, char *out, size_t size)
 {
     const gemm_plan *g = &p->plan;
     int n;
@@ -292,7 +292,7 @@ static clgemm_status resolve(const char *fn, clgemm_context *ctx, const char *al
     clgemm_status st = api_choose(fn, ctx, algorithm, dtype, M, N, K, &p);
     if (st != CLGEMM_SUCCESS)
         return st;
-    return describe(fn, p, out, size);
+    return api_describe(fn, p, out, size);
 }
 
 clgemm_status clgemm_resolve_operands(clgemm_context *ctx, const char *algorithm,

@@ -57,5 +57,10 @@ clgemm_status api_choose(const char *fn, clgemm_context *ctx, const char *algori
  * function called in messages. */
 clgemm_status gemm_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_desc *desc,
                         cl_command_queue queue, cl_event *first, cl_event *last);
+/* What that call would run, as clgemm_resolve writes it (nothing is enqueued). */
+clgemm_status gemm_call_resolve(const char *fn, clgemm_context *ctx, const clgemm_gemm_desc *d,
+                                char *out, size_t size);
+/* A plan as a name that runs the same kernel with the same parameters. */
+clgemm_status api_describe(const char *fn, const struct ctx_plan *p, char *out, size_t size);
 
 #endif

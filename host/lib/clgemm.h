@@ -315,6 +315,12 @@ typedef struct clgemm_gemm_desc {
 CLGEMM_API clgemm_status clgemm_gemm(clgemm_context *ctx, const clgemm_gemm_desc *desc,
                                      cl_command_queue queue, cl_event *first, cl_event *last);
 
+/* What clgemm_gemm would run for this descriptor (buffers included: every field is checked as
+ * clgemm_gemm checks it), as clgemm_resolve writes it: for a batch, the kernel that runs
+ * the whole batch in one launch where one can.  Nothing is enqueued. */
+CLGEMM_API clgemm_status clgemm_resolve_gemm(clgemm_context *ctx, const clgemm_gemm_desc *desc,
+                                             char *out, size_t size);
+
 /* The directory of the on-disk kernel cache, or NULL when the cache is off. */
 CLGEMM_API const char *clgemm_cache_dir(void);
 

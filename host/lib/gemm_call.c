@@ -326,6 +326,59 @@ static int decide_packing(const char *fn, const gemm_plan *plan, problem *p, siz
     return 0;
 }
 
+/* The plan a call runs and what it packs: the row-major problem, the kernel (api_choose),
+ * the operands it cannot read in place, and for a batch the build that runs it in one
+ * launch.  x: the validated operands. */
+static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_desc *d,
+                                 size_t batch, const user_operand x[3], problem *p,
+                                 struct ctx_plan **out, bool *any)
+{
+    /* The row-major problem: the column-major one read as its transpose, A and B swapped. */
+    const bool col = d->layout == CLGEMM_COL_MAJOR;
+    const user_operand *ua = &x[col ? 1 : 0], *ub = &x[col ? 0 : 1];
+    *p = (problem){ .s = { (int)(col ? d->N : d->M), (int)(col ? d->M : d->N), (int)d->K } };
+    const user_operand *u[3] = { ua, ub, &x[2] };
+    for (int k = 0; k < 3; k++) {
+        p->x[k] = (layout_operand){ { u[k]->buf, (int)u[k]->off, (int)u[k]->ld, false },
+                                   (int)(col ? u[k]->cols : u[k]->rows),
+                                   (int)(col ? u[k]->rows : u[k]->cols),
+                                   u[k]->op == CLGEMM_OP_T, (int)u[k]->elem };
+        p->stride[k] = u[k]->stride;
+    }
+
+    const char *algorithm = d->algorithm;
+    if (!algorithm && d->ab_type != CLGEMM_F32)
+        algorithm = "tensor_core"; /* no fallback: a wrong guess would change the arithmetic */
+    clgemm_status st;
+    struct ctx_plan *cp = NULL;
+    if ((st = api_choose(fn, ctx, algorithm, d->ab_type, (size_t)p->s.M, (size_t)p->s.N,
+                         (size_t)p->s.K, &cp)) != CLGEMM_SUCCESS)
+        return st;
+    *any = false;
+    if (decide_packing(fn, &cp->plan, p, batch, u, any, &st) != 0)
+        return st;
+    /* A batch that one launch can run gets the plan's batched build (its kernels take the
+     * batch in dimension 2; a purpose name's batched build is its best candidate that takes
+     * one); where that build cannot run in one launch, the plain one loops. */
+    if (batch > 1 && (cp->plan.variant->batched || cp->algo->candidates)) {
+        struct ctx_plan *twin = api_batched_twin(ctx, cp);
+        if (!twin)
+            return api_fail(fn, CLGEMM_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+        problem q = *p;
+        bool q_any = false;
+        clgemm_status ignored;
+        if (twin->status == PLAN_OK &&
+            decide_packing(fn, &twin->plan, &q, batch, u, &q_any, &ignored) == 0 &&
+            one_launch(&twin->plan, &q)) {
+            cp = twin;
+            *p = q;
+            *any = q_any;
+        }
+    }
+    *out = cp;
+    return CLGEMM_SUCCESS;
+}
+
 clgemm_status gemm_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_desc *d,
                         cl_command_queue queue, cl_event *first, cl_event *last)
 {
@@ -344,49 +397,12 @@ clgemm_status gemm_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_d
     if (st != CLGEMM_SUCCESS)
         return st;
 
-    /* The row-major problem: the column-major one read as its transpose, A and B swapped. */
-    const bool col = d->layout == CLGEMM_COL_MAJOR;
-    const user_operand *ua = &x[col ? 1 : 0], *ub = &x[col ? 0 : 1];
-    problem p = { .s = { (int)(col ? d->N : d->M), (int)(col ? d->M : d->N), (int)d->K } };
-    const user_operand *u[3] = { ua, ub, &x[2] };
-    for (int k = 0; k < 3; k++) {
-        p.x[k] = (layout_operand){ { u[k]->buf, (int)u[k]->off, (int)u[k]->ld, false },
-                                   (int)(col ? u[k]->cols : u[k]->rows),
-                                   (int)(col ? u[k]->rows : u[k]->cols),
-                                   u[k]->op == CLGEMM_OP_T, (int)u[k]->elem };
-        p.stride[k] = u[k]->stride;
-    }
-
-    const char *algorithm = d->algorithm;
-    if (!algorithm && d->ab_type != CLGEMM_F32)
-        algorithm = "tensor_core"; /* no fallback: a wrong guess would change the arithmetic */
+    problem p;
     struct ctx_plan *cp = NULL;
-    if ((st = api_choose(fn, ctx, algorithm, d->ab_type, (size_t)p.s.M, (size_t)p.s.N,
-                         (size_t)p.s.K, &cp)) != CLGEMM_SUCCESS)
+    bool any = false;
+    if ((st = choose_call(fn, ctx, d, batch, x, &p, &cp, &any)) != CLGEMM_SUCCESS)
         return st;
     const gemm_plan *plan = &cp->plan;
-    bool any = false;
-    if (decide_packing(fn, plan, &p, batch, u, &any, &st) != 0)
-        return st;
-    /* A batch that one launch can run gets the plan's batched build (its kernels take the
-     * batch in dimension 2; a purpose name's batched build is its best candidate that takes
-     * one); where that build cannot run in one launch, the plain one loops. */
-    if (batch > 1 && (plan->variant->batched || cp->algo->candidates)) {
-        struct ctx_plan *twin = api_batched_twin(ctx, cp);
-        if (!twin)
-            return api_fail(fn, CLGEMM_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
-        problem q = p;
-        bool q_any = false;
-        clgemm_status ignored;
-        if (twin->status == PLAN_OK &&
-            decide_packing(fn, &twin->plan, &q, batch, u, &q_any, &ignored) == 0 &&
-            one_launch(&twin->plan, &q)) {
-            cp = twin;
-            plan = &cp->plan;
-            p = q;
-            any = q_any;
-        }
-    }
     if (any) {
         pthread_mutex_lock(&ctx->build);
         plan_status ls = layout_build(&ctx->layout, ctx->ctx, ctx->dev);
@@ -431,4 +447,29 @@ clgemm_status clgemm_gemm(clgemm_context *ctx, const clgemm_gemm_desc *desc,
                           cl_command_queue queue, cl_event *first, cl_event *last)
 {
     return gemm_call(__func__, ctx, desc, queue, first, last);
+}
+
+clgemm_status clgemm_resolve_gemm(clgemm_context *ctx, const clgemm_gemm_desc *desc, char *out,
+                                 size_t size)
+{
+    return gemm_call_resolve(__func__, ctx, desc, out, size);
+}
+
+clgemm_status gemm_call_resolve(const char *fn, clgemm_context *ctx, const clgemm_gemm_desc *d,
+                                char *out, size_t size)
+{
+    if (!ctx || !d || !out || size == 0)
+        return bad(fn, "NULL argument");
+    const size_t batch = d->batch ? d->batch : 1;
+    const size_t elem_ab = d->ab_type == CLGEMM_F32 ? sizeof(float) : sizeof(cl_ushort);
+    user_operand x[3];
+    clgemm_status st = validate(fn, d, batch, elem_ab, x);
+    if (st != CLGEMM_SUCCESS)
+        return st;
+    problem p;
+    struct ctx_plan *cp = NULL;
+    bool any = false;
+    if ((st = choose_call(fn, ctx, d, batch, x, &p, &cp, &any)) != CLGEMM_SUCCESS)
+        return st;
+    return api_describe(fn, cp, out, size);
 }
