@@ -363,12 +363,3 @@ void report_list_devices(FILE *out, const clgemm_device_desc *list, size_t n)
     }
 }
 
-void report_list_algos(FILE *out)
-{
-    for (size_t i = 0; i < clgemm_algorithm_count(); i++)
-        fprintf(out, "%-24s %s\n", clgemm_algorithm(i)->name, clgemm_algorithm(i)->summary);
-    fprintf(out, "%-24s %s\n", AUTO_NAME,
-            "the fastest tuned algorithm for the device and size (tools/tune.py)");
-    fprintf(out, "%-24s %s\n", BASELINE_NAME,
-            "CLBlast SGEMM with its default parameters (the baseline)");
-}

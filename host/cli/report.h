@@ -23,6 +23,5 @@ void report_print(FILE *out, output_format format, const report_entry *entries, 
 
 void report_list_devices(FILE *out, const clgemm_device_desc *list, size_t n);
 const char *device_type_name(cl_device_type type);
-void report_list_algos(FILE *out);
 
 #endif
