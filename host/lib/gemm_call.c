@@ -169,6 +169,28 @@ static int decide_packing(const char *fn, const gemm_plan *plan, problem *p, siz
  * launch.  x: the validated operands. */
 static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_desc *d,
                                  size_t batch, const user_operand x[3], problem *p,
+                                 struct ctx_plan **out, bool *any);
+
+/* What clgemm_gemm and clgemm_resolve_gemm share: the descriptor checked, then the plan. */
+static clgemm_status check_and_choose(const char *fn, clgemm_context *ctx,
+                                      const clgemm_gemm_desc *d, size_t *batch, problem *p,
+                                      struct ctx_plan **out, bool *any)
+{
+    if (!ctx)
+        return gemm_check_bad(fn, "NULL context");
+    if (!d)
+        return gemm_check_bad(fn, "NULL descriptor");
+    *batch = d->batch ? d->batch : 1;
+    const size_t elem_ab = d->ab_type == CLGEMM_F32 ? sizeof(float) : sizeof(cl_ushort);
+    user_operand x[3];
+    clgemm_status st = gemm_check(fn, d, *batch, elem_ab, x);
+    if (st != CLGEMM_SUCCESS)
+        return st;
+    return choose_call(fn, ctx, d, *batch, x, p, out, any);
+}
+
+static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_desc *d,
+                                 size_t batch, const user_operand x[3], problem *p,
                                  struct ctx_plan **out, bool *any)
 {
     /* The row-major problem: the column-major one read as its transpose, A and B swapped. */
@@ -224,21 +246,12 @@ clgemm_status gemm_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_d
         *first = NULL;
     if (last)
         *last = NULL;
-    if (!ctx)
-        return gemm_check_bad(fn, "NULL context");
-    if (!d)
-        return gemm_check_bad(fn, "NULL descriptor");
-    const size_t batch = d->batch ? d->batch : 1;
-    const size_t elem_ab = d->ab_type == CLGEMM_F32 ? sizeof(float) : sizeof(cl_ushort);
-    user_operand x[3];
-    clgemm_status st = gemm_check(fn, d, batch, elem_ab, x);
-    if (st != CLGEMM_SUCCESS)
-        return st;
-
+    size_t batch;
     problem p;
     struct ctx_plan *cp = NULL;
     bool any = false;
-    if ((st = choose_call(fn, ctx, d, batch, x, &p, &cp, &any)) != CLGEMM_SUCCESS)
+    clgemm_status st = check_and_choose(fn, ctx, d, &batch, &p, &cp, &any);
+    if (st != CLGEMM_SUCCESS)
         return st;
     const gemm_plan *plan = &cp->plan;
     if (any) {
@@ -296,18 +309,14 @@ clgemm_status clgemm_resolve_gemm(clgemm_context *ctx, const clgemm_gemm_desc *d
 clgemm_status gemm_call_resolve(const char *fn, clgemm_context *ctx, const clgemm_gemm_desc *d,
                                 char *out, size_t size)
 {
-    if (!ctx || !d || !out || size == 0)
-        return gemm_check_bad(fn, "NULL argument");
-    const size_t batch = d->batch ? d->batch : 1;
-    const size_t elem_ab = d->ab_type == CLGEMM_F32 ? sizeof(float) : sizeof(cl_ushort);
-    user_operand x[3];
-    clgemm_status st = gemm_check(fn, d, batch, elem_ab, x);
-    if (st != CLGEMM_SUCCESS)
-        return st;
+    if (!out || size == 0)
+        return gemm_check_bad(fn, "NULL output buffer");
+    size_t batch;
     problem p;
     struct ctx_plan *cp = NULL;
     bool any = false;
-    if ((st = choose_call(fn, ctx, d, batch, x, &p, &cp, &any)) != CLGEMM_SUCCESS)
+    clgemm_status st = check_and_choose(fn, ctx, d, &batch, &p, &cp, &any);
+    if (st != CLGEMM_SUCCESS)
         return st;
     return api_describe(fn, cp, out, size);
 }
