@@ -11,8 +11,24 @@
 #ifndef CLGEMM_COMMON_H
 #define CLGEMM_COMMON_H
 
+/* What the host builds a kernel for besides its tile parameters (host/lib/gemm.h, gemm_build);
+ * a kernel honours those its registry row declares and is never built with the others:
+ *   GEMM_BATCHED    a strided batch in one launch (below)
+ *   GEMM_TRANS_A    A is stored K x M: element (r, c) of the A the product reads lives at
+ *                   A[offA + c * lda + r] (registry row's TRANS_A)
+ *   GEMM_TRANS_B    B is stored N x K: (r, c) at B[offB + c * ldb + r] (TRANS_B), as the
+ *                   weight of a PyTorch Linear, X W^T
+ *   GEMM_CTYPE      element type of C and of the bias: 0 float, 1 f16, 2 bf16 (ushort bits)
+ *   GEMM_EPILOGUE   0 none, 1 bias, 2 relu, 3 bias_relu, 4 gelu, 5 bias_gelu (clgemm.h)
+ *   GEMM_BIAS_ROWS  the bias is indexed by C's row, not its column (a column-major call) */
 #ifndef GEMM_BATCHED
 #define GEMM_BATCHED 0
+#endif
+#ifndef GEMM_TRANS_A
+#define GEMM_TRANS_A 0
+#endif
+#ifndef GEMM_TRANS_B
+#define GEMM_TRANS_B 0
 #endif
 /* Strided batches: one launch runs every problem of a batch, dimension 2 of the NDRange
  * (its group id) naming the problem, strideA/B/C elements apart.  Each kernel opens with

@@ -27,22 +27,23 @@ void api_plans_release(clgemm_context *ctx)
 
 /* NULL only when out of host memory. */
 static struct ctx_plan *plan_made(clgemm_context *ctx, const algo_def *algo,
-                                  clgemm_dtype dtype, const char *overrides, bool batched)
+                                  clgemm_dtype dtype, const char *overrides,
+                                  const gemm_build *build)
 {
     pthread_mutex_lock(&ctx->build);
     struct ctx_plan *p = ctx->plans;
-    while (p && !(p->algo == algo && p->dtype == dtype && p->batched == batched &&
+    while (p && !(p->algo == algo && p->dtype == dtype && gemm_build_equal(&p->build, build) &&
                   strcmp(p->overrides, overrides) == 0))
         p = p->next;
     if (!p && (p = calloc(1, sizeof *p))) {
         errbuf e = { "" };
         p->algo = algo;
         p->dtype = dtype;
-        p->batched = batched;
+        p->build = *build;
         snprintf(p->overrides, sizeof p->overrides, "%s", overrides);
         pthread_mutex_init(&p->enqueue, NULL);
         p->status = gemm_plan_create(&p->plan, ctx->ctx, ctx->dev, algo, dtype, overrides,
-                                     batched, &p->log, &e);
+                                     build, &p->log, &e);
         snprintf(p->why, sizeof p->why, "%s", e.msg);
         p->next = ctx->plans;
         ctx->plans = p;
@@ -51,15 +52,20 @@ static struct ctx_plan *plan_made(clgemm_context *ctx, const algo_def *algo,
     return p;
 }
 
+/* The one-problem, untransposed, float-C build of clgemm_prepare and clgemm_resolve. */
+static const gemm_build plain_build = { .batched = false };
+
 static struct ctx_plan *plan_for(clgemm_context *ctx, const algo_def *algo, clgemm_dtype dtype,
-                                 const char *overrides)
+                                 const char *overrides, const gemm_build *build)
 {
-    return plan_made(ctx, algo, dtype, overrides, false);
+    return plan_made(ctx, algo, dtype, overrides, build ? build : &plain_build);
 }
 
 struct ctx_plan *api_batched_twin(clgemm_context *ctx, const struct ctx_plan *p)
 {
-    return plan_made(ctx, p->algo, p->dtype, p->overrides, true);
+    gemm_build b = p->build;
+    b.batched = true;
+    return plan_made(ctx, p->algo, p->dtype, p->overrides, &b);
 }
 
 static clgemm_status plan_status_to_api(const char *fn, const struct ctx_plan *p,
@@ -129,7 +135,8 @@ static bool is_fp32(const char *algorithm)
  * step down, the first that runs on this device.  Operands the kernel cannot read where they
  * lie are packed for it (layout.h): offsets and leading dimensions play no part. */
 clgemm_status api_choose(const char *fn, clgemm_context *ctx, const char *algorithm,
-                         clgemm_dtype dtype, size_t M, size_t N, size_t K, struct ctx_plan **out)
+                         clgemm_dtype dtype, size_t M, size_t N, size_t K,
+                         const gemm_build *build, struct ctx_plan **out)
 {
     errbuf e = { "" };
     const algo_def *algo;
@@ -142,7 +149,7 @@ clgemm_status api_choose(const char *fn, clgemm_context *ctx, const char *algori
                             (long)M, (long)N, (long)K, is_fp32)
             : NULL;
     if (t && (algo = algo_find(t->algorithm)) && gemm_params_check(algo, t->params, &e) == 0) {
-        struct ctx_plan *q = plan_for(ctx, algo, dtype, t->params);
+        struct ctx_plan *q = plan_for(ctx, algo, dtype, t->params, build);
         if (q && q->status == PLAN_OK) {
             *out = q;
             return CLGEMM_SUCCESS;
@@ -151,7 +158,7 @@ clgemm_status api_choose(const char *fn, clgemm_context *ctx, const char *algori
     if (algorithm) {
         if ((st = parse_algorithm(fn, algorithm, &algo, overrides)) != CLGEMM_SUCCESS)
             return st;
-        struct ctx_plan *p = plan_for(ctx, algo, dtype, overrides);
+        struct ctx_plan *p = plan_for(ctx, algo, dtype, overrides, build);
         if (!p)
             return api_fail(fn, CLGEMM_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
         if (p->status != PLAN_OK)
@@ -164,7 +171,7 @@ clgemm_status api_choose(const char *fn, clgemm_context *ctx, const char *algori
     for (size_t i = n; i-- > 0;) {
         if (all[i].desc.step == 0 || strcmp(all[i].desc.precision, "fp32") != 0)
             continue; /* no change of arithmetic unasked */
-        struct ctx_plan *q = plan_for(ctx, &all[i], dtype, "");
+        struct ctx_plan *q = plan_for(ctx, &all[i], dtype, "", build);
         if (q && q->status == PLAN_OK) {
             *out = q;
             return CLGEMM_SUCCESS;
@@ -239,7 +246,7 @@ static clgemm_status prepare(const char *fn, clgemm_context *ctx, const char *al
     clgemm_status st = parse_algorithm(fn, algorithm, &algo, overrides);
     if (st != CLGEMM_SUCCESS)
         return st;
-    struct ctx_plan *p = plan_for(ctx, algo, dtype, overrides);
+    struct ctx_plan *p = plan_for(ctx, algo, dtype, overrides, NULL);
     if (!p)
         return api_fail(fn, CLGEMM_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
     if (info) {
@@ -289,7 +296,7 @@ static clgemm_status resolve(const char *fn, clgemm_context *ctx, const char *al
     /* Offsets and leading dimensions decide only whether operands are packed, not what
      * runs after packing. */
     struct ctx_plan *p = NULL;
-    clgemm_status st = api_choose(fn, ctx, algorithm, dtype, M, N, K, &p);
+    clgemm_status st = api_choose(fn, ctx, algorithm, dtype, M, N, K, NULL, &p);
     if (st != CLGEMM_SUCCESS)
         return st;
     return api_describe(fn, p, out, size);

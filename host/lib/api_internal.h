@@ -17,7 +17,7 @@ struct ctx_plan {
     const algo_def *algo;
     clgemm_dtype dtype;
     char overrides[192];
-    bool batched; /* the kernels built for batched launches (GEMM_BATCHED=1) */
+    gemm_build build; /* what was asked of the build (gemm.h) */
     plan_status status;
     gemm_plan plan;
     char why[512];
@@ -43,15 +43,17 @@ clgemm_status api_ok(void);
 /* Releases every plan of the context (clgemm_close). */
 void api_plans_release(clgemm_context *ctx);
 
-/* The plan that runs a row-major M x N x K problem for `algorithm` (NULL: auto, fp32 only):
- * tuned, named or the progression's (api_gemm.c).  Operands it cannot read where they lie
- * are packed for it (layout.h), so their alignment plays no part in the choice. */
 /* The same plan built for launches over a batch (one NDRange, the batch in dimension 2), made
  * once per plan; NULL when out of host memory. */
 struct ctx_plan *api_batched_twin(clgemm_context *ctx, const struct ctx_plan *p);
 
+/* The plan that runs a row-major M x N x K problem for `algorithm` (NULL: auto, fp32 only):
+ * tuned, named or the progression's (api_gemm.c), built as `build` asks (NULL: one problem,
+ * untransposed, float C).  Operands it cannot read where they lie are packed for it
+ * (layout.h), so their alignment plays no part in the choice. */
 clgemm_status api_choose(const char *fn, clgemm_context *ctx, const char *algorithm,
-                         clgemm_dtype dtype, size_t M, size_t N, size_t K, struct ctx_plan **out);
+                         clgemm_dtype dtype, size_t M, size_t N, size_t K,
+                         const gemm_build *build, struct ctx_plan **out);
 
 /* The general call (gemm_call.c) behind clgemm_gemm and its wrappers; fn names the public
  * function called in messages. */

@@ -19,6 +19,26 @@ typedef enum plan_status {
     PLAN_ERROR,        /* an OpenCL call failed */
 } plan_status;
 
+/* What one call asks of a kernel's build beyond its tile parameters.  Each field becomes a
+ * -D define that cl/common.h documents, and a context keeps one plan per distinct build.
+ * A field the chosen variant cannot honour is dropped at build time (trans_a on a kernel
+ * that reads only untransposed A: that operand is packed instead, layout.h). */
+typedef struct gemm_build {
+    bool batched;          /* GEMM_BATCHED: a strided batch in dimension 2 (variant.batched) */
+    bool trans_a, trans_b; /* GEMM_TRANS_A / GEMM_TRANS_B: the row-major problem's A is stored
+                              K x M, B N x K, and the kernel reads them so (variant.trans) */
+    int c_type;            /* GEMM_CTYPE: clgemm_dtype of C (0: float) */
+    int epilogue;          /* GEMM_EPILOGUE: what the store applies (0: none) */
+    bool bias_rows;        /* GEMM_BIAS_ROWS: the bias runs along the row-major problem's rows
+                              (a column-major call, whose C is stored transposed) */
+} gemm_build;
+
+static inline bool gemm_build_equal(const gemm_build *a, const gemm_build *b)
+{
+    return a->batched == b->batched && a->trans_a == b->trans_a && a->trans_b == b->trans_b &&
+           a->c_type == b->c_type && a->epilogue == b->epilogue && a->bias_rows == b->bias_rows;
+}
+
 typedef struct gemm_plan {
     const algo_def *algo;  /* the name asked for */
     const algo_def *step;  /* the step that runs: algo itself, or a purpose name's choice */
@@ -33,6 +53,7 @@ typedef struct gemm_plan {
     const char *precision; /* of the arithmetic that runs (see precision_of in plan.c) */
     int dtype;             /* clgemm_dtype of A and B; C is float */
     bool batched;          /* built with GEMM_BATCHED=1: launches over a batch (cl/common.h) */
+    gemm_build build;      /* what it was built for, less what the variant cannot honour */
     /* Step 10: TMA tensor maps, filled in on the device by set_maps (emulated: unused). */
     bool tma_emulated;
     cl_kernel set_maps;
@@ -47,7 +68,7 @@ typedef struct gemm_plan {
  * A and B of type dtype, with `overrides` ("BM=64 TM=4", may be NULL) over the defaults. */
 plan_status gemm_plan_create(gemm_plan *plan, cl_context ctx, const device_info *dev,
                              const algo_def *algo, clgemm_dtype dtype, const char *overrides,
-                             bool batched, char **log, errbuf *e);
+                             const gemm_build *build, char **log, errbuf *e);
 void gemm_plan_release(gemm_plan *plan);
 /* The same choice without building anything (program and kernels stay NULL): what
  * gemm_plan_create would build, or why the device cannot.  Nothing to release. */

@@ -151,7 +151,7 @@ static int decide_packing(const char *fn, const gemm_plan *plan, problem *p, siz
         /* Every problem of a batch must be aligned for the kernel, not only the first: a
          * stride its vector width does not divide moves the later ones off alignment. */
         const gemm_operand later = { NULL, (int)p->stride[k], p->x[k].at.ld, false };
-        p->pack[k] = layout_needs_pack(plan, &p->x[k]) ||
+        p->pack[k] = layout_needs_pack(plan, k, &p->x[k]) ||
                      (batch > 1 && !gemm_plan_reads(plan, later));
         *any |= p->pack[k];
         if (p->pack[k] && layout_packed_elems(&p->x[k]) > (long long)MAX_INDEX) {
@@ -211,8 +211,10 @@ static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clge
         algorithm = "tensor_core"; /* no fallback: a wrong guess would change the arithmetic */
     clgemm_status st;
     struct ctx_plan *cp = NULL;
+    /* Transposes the kernel reads where they lie are built into it; the rest are packed. */
+    const gemm_build want = { .trans_a = p->x[0].trans, .trans_b = p->x[1].trans };
     if ((st = api_choose(fn, ctx, algorithm, d->ab_type, (size_t)p->s.M, (size_t)p->s.N,
-                         (size_t)p->s.K, &cp)) != CLGEMM_SUCCESS)
+                         (size_t)p->s.K, &want, &cp)) != CLGEMM_SUCCESS)
         return st;
     *any = false;
     if (decide_packing(fn, &cp->plan, p, batch, u, any, &st) != 0)

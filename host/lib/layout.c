@@ -70,11 +70,10 @@ plan_status layout_build(layout_pass *lp, cl_context ctx, const device_info *dev
     return lp->status;
 }
 
-bool layout_needs_pack(const gemm_plan *plan, const layout_operand *X)
+bool layout_needs_pack(const gemm_plan *plan, int which, const layout_operand *X)
 {
-    /* Step 10's TF32 pre-pass reads A and B as they are stored, transposed or not, so a
-     * transpose here would only be undone there. */
-    const bool reads_transposed = plan->variant && plan->variant->prepass == PREPASS_TF32_PACK;
+    const bool reads_transposed = which == 0 ? plan->build.trans_a
+                                  : which == 1 ? plan->build.trans_b : false;
     return (X->trans && !reads_transposed) || !gemm_plan_reads(plan, X->at);
 }
 

@@ -96,16 +96,35 @@ static int launch_shape(gemm_plan *plan, const device_info *dev, errbuf *e)
     return 0;
 }
 
+/* The build's defines (cl/common.h), only those that differ from the one-problem, untransposed,
+ * float-C, no-epilogue default: a default build's options stay those of earlier versions, and
+ * so do their cache entries. */
+static void build_to_defines(const gemm_build *b, char *out, size_t size)
+{
+    snprintf(out, size, "%s%s%s", b->batched ? " -DGEMM_BATCHED=1" : "",
+             b->trans_a ? " -DGEMM_TRANS_A=1" : "", b->trans_b ? " -DGEMM_TRANS_B=1" : "");
+    size_t used = strlen(out);
+    if (b->c_type)
+        used += (size_t)snprintf(out + used, size - used, " -DGEMM_CTYPE=%d", b->c_type);
+    if (b->epilogue && used < size)
+        used += (size_t)snprintf(out + used, size - used, " -DGEMM_EPILOGUE=%d", b->epilogue);
+    if (b->bias_rows && used < size)
+        snprintf(out + used, size - used, " -DGEMM_BIAS_ROWS=1");
+}
+
 /* One step on one variant: parameters (defaults, then a purpose name's additions, then the
  * caller's), checks, build.  `adds` may be NULL. */
 static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_info *dev,
                                  const algo_def *algo, const algo_def *step, const variant *v,
                                  clgemm_dtype dtype, const char *adds, const char *overrides,
-                                 bool build, bool batched, char **log, errbuf *e)
+                                 bool build, const gemm_build *want, char **log, errbuf *e)
 {
     memset(plan, 0, sizeof *plan);
     *plan = (gemm_plan){ .algo = algo, .step = step, .variant = v, .dtype = (int)dtype,
-                         .batched = batched && v->batched };
+                         .batched = want->batched && v->batched, .build = *want };
+    plan->build.batched = plan->batched;
+    plan->build.trans_a = want->trans_a && (v->trans & TRANS_A);
+    plan->build.trans_b = want->trans_b && (v->trans & TRANS_B);
     *log = NULL;
     if (adds && check_keys(v, step->desc.name, adds, e) != 0)
         return PLAN_UNSUPPORTED; /* this backend has no such form (tf32x3 on DPAS, say) */
@@ -142,14 +161,14 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
     char *source = kernel_source_load(v->file, e);
     if (!source)
         return PLAN_ERROR;
-    char defines[400], options[1024];
+    char defines[400], build_defines[160], options[1024];
     params_to_defines(&plan->params, defines, sizeof defines);
+    build_to_defines(&plan->build, build_defines, sizeof build_defines);
     const char *extra = getenv("CLGEMM_BUILD_OPTIONS"); /* e.g. -cl-nv-verbose */
     /* Kernels that size their local memory by the device (step 10) read what it really
      * allows from CLGEMM_LOCAL_BYTES. */
     snprintf(options, sizeof options, "%s %s -DDTYPE=%d %s%s -DCLGEMM_LOCAL_BYTES=%llu %s",
-             PROGRAM_BASE_OPTIONS, v->options, (int)dtype, defines,
-             plan->batched ? " -DGEMM_BATCHED=1" : "",
+             PROGRAM_BASE_OPTIONS, v->options, (int)dtype, defines, build_defines,
              (unsigned long long)device_local_mem_usable(dev), extra ? extra : "");
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -201,8 +220,8 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
  * (that is a bug to see, not to hide behind a slower kernel). */
 static plan_status create_purpose(gemm_plan *plan, cl_context ctx, const device_info *dev,
                                   const algo_def *algo, clgemm_dtype dtype,
-                                  const char *overrides, bool build, bool batched, char **log,
-                                  errbuf *e)
+                                  const char *overrides, bool build, const gemm_build *want,
+                                  char **log, errbuf *e)
 {
     char why[512] = "";
     plan_status st = PLAN_UNSUPPORTED;
@@ -221,7 +240,7 @@ static plan_status create_purpose(gemm_plan *plan, cl_context ctx, const device_
             const variant *v = step ? variant_choose(dev, step, dtype, &no) : NULL;
             /* A batched build goes to the best candidate that takes a batch in one launch
              * (step 10's tensor maps describe one matrix: a batch of them would loop). */
-            if (v && batched && !v->batched) {
+            if (v && want->batched && !v->batched) {
                 err_set(&no, "takes no batch in one launch");
                 v = NULL;
             }
@@ -232,7 +251,7 @@ static plan_status create_purpose(gemm_plan *plan, cl_context ctx, const device_
             }
             free(*log);
             st = build_variant(plan, ctx, dev, algo, step, v, dtype, *adds ? adds : NULL,
-                               overrides, build, batched, log, &no);
+                               overrides, build, want, log, &no);
             if (st != PLAN_UNSUPPORTED) {
                 if (st != PLAN_OK)
                     err_set(e, "runs %s here: %s", step->desc.name, no.msg);
@@ -246,7 +265,7 @@ static plan_status create_purpose(gemm_plan *plan, cl_context ctx, const device_
 
 static plan_status create(gemm_plan *plan, cl_context ctx, const device_info *dev,
                           const algo_def *algo, clgemm_dtype dtype, const char *overrides,
-                          bool build, bool batched, char **log, errbuf *e)
+                          bool build, const gemm_build *want, char **log, errbuf *e)
 {
     memset(plan, 0, sizeof *plan);
     *log = NULL;
@@ -257,26 +276,27 @@ static plan_status create(gemm_plan *plan, cl_context ctx, const device_info *de
         return PLAN_UNSUPPORTED;
     }
     if (algo->candidates)
-        return create_purpose(plan, ctx, dev, algo, dtype, overrides, build, batched, log, e);
+        return create_purpose(plan, ctx, dev, algo, dtype, overrides, build, want, log, e);
     const variant *v = variant_choose(dev, algo, dtype, e);
     if (!v)
         return PLAN_UNSUPPORTED;
-    return build_variant(plan, ctx, dev, algo, algo, v, dtype, NULL, overrides, build, batched,
-                         log, e);
+    return build_variant(plan, ctx, dev, algo, algo, v, dtype, NULL, overrides, build, want, log,
+                         e);
 }
 
 plan_status gemm_plan_create(gemm_plan *plan, cl_context ctx, const device_info *dev,
                              const algo_def *algo, clgemm_dtype dtype, const char *overrides,
-                             bool batched, char **log, errbuf *e)
+                             const gemm_build *build, char **log, errbuf *e)
 {
-    return create(plan, ctx, dev, algo, dtype, overrides, true, batched, log, e);
+    return create(plan, ctx, dev, algo, dtype, overrides, true, build, log, e);
 }
 
 plan_status gemm_plan_describe(gemm_plan *plan, const device_info *dev, const algo_def *algo,
                                clgemm_dtype dtype, const char *overrides, errbuf *e)
 {
     char *log = NULL;
-    plan_status st = create(plan, NULL, dev, algo, dtype, overrides, false, false, &log, e);
+    const gemm_build plain = { .batched = false };
+    plan_status st = create(plan, NULL, dev, algo, dtype, overrides, false, &plain, &log, e);
     free(log);
     return st;
 }

@@ -46,7 +46,7 @@ static const algo_def algorithms[] = {
 
 #define SIMT(name, file, kernel, defaults, extra, launch, ld)                               \
     { name, DT_F32, NEED_NONE, "opencl", file, kernel, CL12, "fp32", defaults, extra, launch, \
-      PREPASS_NONE, false, true, ld }
+      PREPASS_NONE, false, true, ld, 0 }
 
 #define MMA_F32 "BM=128 BN=128 BK=16 WM=64 WN=32 TM=16 TN=4"
 #define MMA_F32_KEYS "SPLIT PROMOTE LDMATRIX APAD BPAD"
@@ -73,50 +73,51 @@ static const variant variants[] = {
     /* Step 8: NVIDIA first, then the other vendors' doors (compile-tested only, see
      * docs/vendors.md), then the emulation. */
     { "mma", DT_F32, NEED_NV_SM80, "nvidia mma.sync", "08_mma.cl", "gemm_mma", CL12, "tf32",
-      MMA_F32, MMA_F32_KEYS, LAUNCH_TILE, PREPASS_NONE, false, true, 4 },
+      MMA_F32, MMA_F32_KEYS, LAUNCH_TILE, PREPASS_NONE, false, true, 4, 0 },
     { "mma", DT_16BIT, NEED_NV_SM80, "nvidia mma.sync", "08_mma.cl", "gemm_mma", CL12, NULL,
-      MMA_16, "APAD BPAD", LAUNCH_TILE, PREPASS_NONE, false, true, 8 },
+      MMA_16, "APAD BPAD", LAUNCH_TILE, PREPASS_NONE, false, true, 8, 0 },
     { "mma", DT_F32, NEED_INTEL_DPAS_SG16, "intel dpas", "vendor/intel_dpas.cl", "gemm_mma",
-      CL20 " -DSG=16", "f16", VENDOR_F32, "", LAUNCH_TILE, PREPASS_NONE, false, true, 4 },
+      CL20 " -DSG=16", "f16", VENDOR_F32, "", LAUNCH_TILE, PREPASS_NONE, false, true, 4, 0 },
     { "mma", DT_F32, NEED_INTEL_DPAS_SG8, "intel dpas", "vendor/intel_dpas.cl", "gemm_mma",
-      CL20, "f16", VENDOR_F32, "", LAUNCH_TILE, PREPASS_NONE, false, true, 4 },
+      CL20, "f16", VENDOR_F32, "", LAUNCH_TILE, PREPASS_NONE, false, true, 4, 0 },
     { "mma", DT_16BIT, NEED_INTEL_DPAS_SG16, "intel dpas", "vendor/intel_dpas.cl", "gemm_mma",
       CL20 " -DSG=16", NULL, "BM=128 BN=128 BK=32 TM=16 TN=4", "", LAUNCH_TILE, PREPASS_NONE,
-      false, true, 8 },
+      false, true, 8, 0 },
     { "mma", DT_16BIT, NEED_INTEL_DPAS_SG8, "intel dpas", "vendor/intel_dpas.cl", "gemm_mma",
       CL20, NULL, "BM=128 BN=128 BK=32 TM=16 TN=4", "", LAUNCH_TILE, PREPASS_NONE, false, true,
-      8 },
+      8, 0 },
     { "mma", DT_F32, NEED_AMD_MFMA, "amd mfma", "vendor/amd_matrix.cl", "gemm_mma", CL20, "fp32",
-      VENDOR_F32, "", LAUNCH_TILE, PREPASS_NONE, false, true, 4 },
+      VENDOR_F32, "", LAUNCH_TILE, PREPASS_NONE, false, true, 4, 0 },
     { "mma", DT_F32, NEED_AMD_WMMA, "amd wmma", "vendor/amd_matrix.cl", "gemm_mma", CL20, "f16",
-      VENDOR_F32, "", LAUNCH_TILE, PREPASS_NONE, false, true, 4 },
+      VENDOR_F32, "", LAUNCH_TILE, PREPASS_NONE, false, true, 4, 0 },
     { "mma", DT_16BIT, NEED_AMD_WMMA, "amd wmma", "vendor/amd_matrix.cl", "gemm_mma", CL20, NULL,
-      "BM=64 BN=64 BK=32 TM=4 TN=4", "", LAUNCH_TILE, PREPASS_NONE, false, true, 8 },
+      "BM=64 BN=64 BK=32 TM=4 TN=4", "", LAUNCH_TILE, PREPASS_NONE, false, true, 8, 0 },
     { "mma", DT_F32, NEED_EMULATION, "emulated mma.sync", "08_mma.cl", "gemm_mma", EMU_MMA,
-      "tf32", MMA_F32, MMA_F32_KEYS, LAUNCH_TILE, PREPASS_NONE, false, true, 4 },
+      "tf32", MMA_F32, MMA_F32_KEYS, LAUNCH_TILE, PREPASS_NONE, false, true, 4, 0 },
     { "mma", DT_16BIT, NEED_EMULATION, "emulated mma.sync", "08_mma.cl", "gemm_mma", EMU_MMA,
-      NULL, MMA_16, "APAD BPAD", LAUNCH_TILE, PREPASS_NONE, false, true, 8 },
+      NULL, MMA_16, "APAD BPAD", LAUNCH_TILE, PREPASS_NONE, false, true, 8, 0 },
 
     /* Step 9: 16-bit data only (fp32 data runs step 10's TF32 form). */
     { "wgmma", DT_16BIT, NEED_NV_SM90, "nvidia wgmma (sm_90a)", "09_wgmma.cl", "gemm_wgmma",
-      SM90A, NULL, WGMMA_16, "", LAUNCH_WARPGROUPS, PREPASS_NONE, false, true, 8 },
+      SM90A, NULL, WGMMA_16, "", LAUNCH_WARPGROUPS, PREPASS_NONE, false, true, 8, 0 },
     { "wgmma", DT_16BIT, NEED_EMULATION, "emulated wgmma", "09_wgmma.cl", "gemm_wgmma",
-      EMU_WGMMA, NULL, WGMMA_16, "", LAUNCH_WARPGROUPS, PREPASS_NONE, false, true, 8 },
+      EMU_WGMMA, NULL, WGMMA_16, "", LAUNCH_WARPGROUPS, PREPASS_NONE, false, true, 8, 0 },
 
-    /* Step 10: fp32 data as TF32 through the packing pre-pass; SPLIT=1 is tf32x3.  Not
+    /* Step 10: fp32 data as TF32 through the packing pre-pass (it reads A and B as stored,
+     * transposed or not); SPLIT=1 is tf32x3.  Not
      * batched: its tensor maps describe one matrix each, so a batch is a launch per problem. */
     { "wgmma_tma", DT_16BIT, NEED_NV_SM90_TMA, "nvidia wgmma+tma (sm_90a)", "10_wgmma_tma.cl",
       "gemm_wgmma_tma", SM90A, NULL, TMA_16, "", LAUNCH_WARPGROUPS_PRODUCER, PREPASS_NONE, true,
-      false, 8 },
+      false, 8, 0 },
     { "wgmma_tma", DT_F32, NEED_NV_SM90_TMA, "nvidia wgmma+tma (sm_90a)", "10_wgmma_tma.cl",
       "gemm_wgmma_tma", SM90A, "tf32", TMA_F32, "SPLIT PROMOTE INFLIGHT",
-      LAUNCH_WARPGROUPS_PRODUCER, PREPASS_TF32_PACK, true, false, 4 },
+      LAUNCH_WARPGROUPS_PRODUCER, PREPASS_TF32_PACK, true, false, 4, TRANS_A | TRANS_B },
     { "wgmma_tma", DT_16BIT, NEED_EMULATION, "emulated wgmma+tma", "10_wgmma_tma.cl",
       "gemm_wgmma_tma", EMU_WGMMA, NULL, TMA_16, "", LAUNCH_WARPGROUPS_PRODUCER, PREPASS_NONE,
-      true, false, 8 },
+      true, false, 8, 0 },
     { "wgmma_tma", DT_F32, NEED_EMULATION, "emulated wgmma+tma", "10_wgmma_tma.cl",
       "gemm_wgmma_tma", EMU_WGMMA, "tf32", TMA_F32, "SPLIT PROMOTE INFLIGHT",
-      LAUNCH_WARPGROUPS_PRODUCER, PREPASS_TF32_PACK, true, false, 4 },
+      LAUNCH_WARPGROUPS_PRODUCER, PREPASS_TF32_PACK, true, false, 4, TRANS_A | TRANS_B },
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

@@ -68,7 +68,12 @@ typedef struct variant {
                               problem; else one launch per problem, without them */
     int ld_multiple;       /* offsets and leading dimensions of A, B and C the kernel reads in
                               place; others go through the layout pre-pass (layout.h) */
+    unsigned trans;        /* TRANS_A / TRANS_B: the transposed operands it reads where they
+                              lie (built with GEMM_TRANS_A/B, gemm.h); others are packed */
 } variant;
+
+#define TRANS_A 1u
+#define TRANS_B 2u
 
 typedef struct algo_def {
     clgemm_algorithm_desc desc; /* the public description (desc.step: 1..10, 0 purpose) */
