@@ -222,7 +222,7 @@ def plot(runs, docs_dir):
         return
     for after, before in chosen:
         ss = shapes(after)
-        fig, ax = plt.subplots(figsize=(12, 5))
+        fig, ax = plt.subplots(figsize=(13, 5.5))
         for i, prec in enumerate(PRECISIONS):
             dx = (i - 2) * 0.14
             color = 'C%d' % i
@@ -241,19 +241,24 @@ def plot(runs, docs_dir):
                         label=prec[0] + ' before')
         for y, ls in ((1.0, '-'), (TARGET_WORST, '--')):
             ax.axhline(y, color='black', lw=1, ls=ls)
-        for j in range(1, len(ss)):
-            if ss[j][1:] != ss[j - 1][1:]:
+        # M under each column; N×K and the projection once per group, above it
+        for j, s in enumerate(ss):
+            if j and s[1:] != ss[j - 1][1:]:
                 ax.axvline(j - 0.5, color='gray', lw=0.5)
+            if not j or s[1:] != ss[j - 1][1:]:
+                n = sum(1 for x in ss if x[1:] == s[1:])
+                ax.text(j + (n - 1) / 2, 1.01, '%s  N×K = %d×%d' % (
+                    PROJECTIONS.get(s[1:], ''), s[1], s[2]), ha='center', va='bottom',
+                    fontsize=8, transform=ax.get_xaxis_transform())
         ax.set_xticks(range(len(ss)))
-        ax.set_xticklabels(['%s\n%s' % (shape_text(s), PROJECTIONS.get(s[1:], '')) for s in ss],
-                           fontsize=7)
+        ax.set_xticklabels(['M = %d' % s[0] for s in ss], fontsize=8)
         ax.set_yscale('log')
         ticks = [t for t in (0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1, 1.25, 1.5, 2, 3, 5)]
         ax.yaxis.set_major_locator(FixedLocator(ticks))
         ax.yaxis.set_minor_locator(NullLocator())
         ax.set_yticklabels(['%g' % t for t in ticks])
         ax.set(ylabel='ours / cuBLAS (warm; higher is better)',
-               title='%s, %s: clgemm / cuBLAS on Llama-3-8B projections (X·Wᵀ)' %
+               title='%s, %s: clgemm / cuBLAS on Llama-3-8B projections (X·Wᵀ)\n' %
                (after.device, after.date))
         ax.grid(True, axis='y', alpha=0.3)
         ax.legend(fontsize=7, ncol=5 if before else 5, loc='best')

@@ -174,9 +174,14 @@ def slug(device, platform):
 
 
 def git(*args):
-    try:
-        return subprocess.run(['git', '-C', ROOT] + list(args), capture_output=True,
+    """git's answer about this tree; '' when the tree is not a checkout of its own (a copy
+    inside another repository would report that repository's commit)."""
+    def ask(*a):
+        return subprocess.run(['git', '-C', ROOT] + list(a), capture_output=True,
                               text=True, timeout=30).stdout.strip()
+    try:
+        top = ask('rev-parse', '--show-toplevel')
+        return ask(*args) if top and os.path.samefile(top, ROOT) else ''
     except OSError:
         return ''
 
@@ -291,8 +296,9 @@ def run_preset(preset, args, device, base):
     started = datetime.datetime.now(datetime.timezone.utc)
     meta = {'preset': preset, 'date': started.strftime('%Y-%m-%d'),
             'started': started.isoformat(timespec='seconds'), **device,
-            'clblast_version': clblast_version(), 'git_commit': git('rev-parse', 'HEAD'),
-            'git_dirty': bool(git('status', '--porcelain', '--untracked-files=no')),
+            'clblast_version': clblast_version(), 'git_commit': git('rev-parse', 'HEAD') or None,
+            'git_dirty': bool(git('status', '--porcelain', '--untracked-files=no'))
+            if git('rev-parse', 'HEAD') else None,
             'command': shlex.join([os.path.relpath(sys.argv[0], ROOT)] + sys.argv[1:]),
             'sizes': list(dict.fromkeys(c.size for c in cases if c.size)), 'cases': []}
     docs, worst = [], 0
