@@ -130,6 +130,7 @@ int main(int argc, char **argv)
     req.op_b = opt.op_b;
     req.ld_pad = opt.ld_pad;
     req.batch = opt.batch;
+    req.cold_l2 = opt.cold_l2;
     req.progress = !opt.quiet;
     req.algos = algos;
     req.nalgos = pick_algos(&opt, algos, from_all, sizeof algos / sizeof algos[0]);

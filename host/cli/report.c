@@ -50,6 +50,8 @@ static void operand_text(const run_result *res, char *buf, size_t size)
         ADD("%sbatch %d", n ? ", " : "; ", res->batch);
     if (res->ld_pad >= 0)
         ADD("%sld pad %d", n ? ", " : "; ", res->ld_pad);
+    if (res->cold_l2)
+        ADD("%scold L2", n ? ", " : "; ");
 #undef ADD
 }
 
@@ -176,7 +178,7 @@ static void print_csv(FILE *out, const report_entry *e, size_t n)
 {
     fprintf(out, "device,platform,driver,M,N,K,algorithm,status,ms_median,ms_min,runs,gflops,"
                  "vs_clblast,error,tolerance,precision,backend,build_ms,from_cache,params,note,"
-                 "dtype,layout,trans,batch,ld_pad\n");
+                 "dtype,layout,trans,batch,ld_pad,gbps,l2\n");
     for (size_t j = 0; j < n; j++)
         for (size_t i = 0; i < e[j].result.nrows; i++) {
             const run_row *row = &e[j].result.rows[i];
@@ -213,7 +215,8 @@ static void print_csv(FILE *out, const report_entry *e, size_t n)
                     trans_name(res->op_a, res->op_b), res->batch);
             if (res->ld_pad >= 0) /* empty: the default padding to 32-element multiples */
                 fprintf(out, "%d", res->ld_pad);
-            fputc('\n', out);
+            csv_num(out, timed ? row->gbps : NAN);
+            fprintf(out, ",%s\n", res->cold_l2 ? "cold" : "warm");
         }
 }
 
@@ -240,6 +243,8 @@ static json_object *json_row(const run_row *row)
     json_object_object_add(o, "ms_min", json_number(timed ? row->ms_min : NAN));
     json_object_object_add(o, "runs", json_object_new_int(row->runs));
     json_object_object_add(o, "gflops", json_number(timed ? row->gflops : NAN));
+    /* bytes of A, B and C (C twice when beta != 0) over the median time */
+    json_object_object_add(o, "gbps", json_number(timed ? row->gbps : NAN));
     json_object_object_add(o, "vs_clblast", json_number(row->vs_baseline));
     json_object_object_add(o, "error", json_number(row->error));
     json_object_object_add(o, "tolerance", json_number(row->tolerance));
@@ -286,6 +291,8 @@ static json_object *json_result(const report_entry *e)
     /* null: the default padding of every line to a multiple of 32 elements */
     json_object_object_add(o, "ld_pad", res->ld_pad >= 0 ? json_object_new_int(res->ld_pad) : NULL);
     json_object_object_add(o, "check", json_object_new_string(res->check_method));
+    /* "cold": the L2 was evicted before each timed run (--cold-l2) */
+    json_object_object_add(o, "l2", json_object_new_string(res->cold_l2 ? "cold" : "warm"));
     for (size_t i = 0; i < res->nrows; i++)
         json_object_array_add(rows, json_row(&res->rows[i]));
     json_object_object_add(o, "rows", rows);
