@@ -21,7 +21,7 @@ int timing_enqueue(session *s, const run_request *req, const workspace *w, const
     if (row->baseline) {
         if (first)
             CL_TRY(e, clEnqueueMarkerWithWaitList(s->queue, 0, NULL, first));
-        return baseline_clblast_enqueue(s->queue, &w->desc, last, e);
+        return baseline_clblast_enqueue(s->queue, &w->plain, last, e);
     }
     /* The general call with the run's operands: on the 16-bit copies for a row that runs its
      * 16-bit kernel, else on fp32 A and B; "" (auto that resolved to nothing) is NULL. */
