@@ -133,8 +133,10 @@ static void run_case(session *s, const char *algo, clgemm_dtype dtype, gemm_shap
  * with a = t & 1 and b = t >> 1 the size is l ^ a, the padding l ^ b and the batch l ^ a ^ b,
  * which makes every pair of values of any two choices occur at least once.  With i = 2t + l
  * and g the group (the how-manieth algorithm and element type), the epilogue is (i + g) % 6
- * and C's type (i + (i + g) / 6 + g) % 3: all six and all three in every group, and from 11
- * groups on (there are 15) every pair with the others too (checked by enumeration). */
+ * and C's type (i + (i + g) / 6 + g) % 3: all six and all three in every group, and with 11
+ * or more consecutive g every pair with the others too (checked by enumeration; there are 13:
+ * tensor_core takes mma's g, so that where it runs mma, as on PoCL, the two share their
+ * builds instead of compiling the slowest kernels of the suite twice). */
 static void run_layout_cases(session *s, const char *algo, clgemm_dtype dtype, int group)
 {
     static const char *const trans[] = { "NN", "NT", "TN", "TT" };
@@ -246,17 +248,25 @@ int main(int argc, char **argv)
     const size_t nsizes = m == QUICK ? sizeof quick_sizes / sizeof quick_sizes[0]
                           : m == FULL ? sizeof full_sizes / sizeof full_sizes[0]
                                       : sizeof ksweep_sizes / sizeof ksweep_sizes[0];
-    int group = 0; /* layouts: algorithm and element type, CLBlast not counted */
+    /* layouts: the group of each algorithm and element type (CLBlast none), mma's kept */
+    int group = 0, mma_group[2] = { -1, -1 };
     for (size_t a = 0; a < nalgos; a++) {
         char name[64];
         snprintf(name, sizeof name, "%.*s", (int)strcspn(algos[a], ":"), algos[a]);
         const clgemm_algorithm_desc *d = clgemm_find_algorithm(name);
         const bool baseline = strcmp(algos[a], BASELINE_NAME) == 0;
         if (m == LAYOUTS) {
-            if (baseline || clgemm_algorithm_has_dtype(algos[a], CLGEMM_F32))
-                run_layout_cases(s, algos[a], CLGEMM_F32, baseline ? -1 : group++);
-            if (!baseline && clgemm_algorithm_has_dtype(algos[a], CLGEMM_F16))
-                run_layout_cases(s, algos[a], CLGEMM_F16, group++);
+            const bool mma = strcmp(algos[a], "mma") == 0;
+            const bool shares = strcmp(algos[a], "tensor_core") == 0;
+            for (int h = 0; h < 2; h++) {
+                if (!(h ? !baseline && clgemm_algorithm_has_dtype(algos[a], CLGEMM_F16)
+                        : baseline || clgemm_algorithm_has_dtype(algos[a], CLGEMM_F32)))
+                    continue;
+                int g = baseline ? -1 : shares && mma_group[h] >= 0 ? mma_group[h] : group++;
+                if (mma)
+                    mma_group[h] = g;
+                run_layout_cases(s, algos[a], h ? CLGEMM_F16 : CLGEMM_F32, g);
+            }
             continue;
         }
         for (int dt = CLGEMM_F32; dt <= CLGEMM_BF16; dt++) {
