@@ -11,6 +11,9 @@ Presets (each feeds one table of docs/results.md):
   tensor       tensor_core on fp32 data (TF32), with --dtype f16 and bf16, tensor_core_tf32x3,
                and the lesson rows mma, wgmma (16-bit only) and wgmma_tma, at 4096 and 8192
   sizes        the fp32 kernels that can be the fastest, 256 .. 8192 and odd sizes
+  epilogues    at 4096: fp32 auto and TF32 tensor_core, and bf16 tensor_core, each plain,
+               with --epilogue bias_gelu, with a 16-bit C (--out bf16 / f16), and bf16 with
+               both (a Linear layer); cuBLAS beside the plain ones
   readme       quick + progression + tensor: everything the README shows
 
 Every case is one clgemm process (--format json) that also times CLBlast on the same buffers.
@@ -110,6 +113,21 @@ def preset_cases(preset, sizes=None):
                     Case('bf16_batch%s_%s' % (b, s), s, ['tensor_core'], dtype='bf16',
                          flags=['--batch', b], cublas=('bf16',), batch=int(b))]
         return out
+    if preset == 'epilogues':
+        # The fused store's cost: the same GEMM plain, with bias + GELU, and with a 16-bit C.
+        out = []
+        for s in sizes or ['4096']:
+            for tag, flags in (('plain', []), ('bias_gelu', ['--epilogue', 'bias_gelu']),
+                               ('out_bf16', ['--out', 'bf16']), ('out_f16', ['--out', 'f16'])):
+                out.append(Case('f32_%s_%s' % (tag, s), s, ['auto', 'tensor_core'], flags=flags,
+                                cublas=('fp32', 'tf32') if tag == 'plain' else ()))
+            for tag, flags in (('plain', []), ('bias_gelu', ['--epilogue', 'bias_gelu']),
+                               ('out_bf16', ['--out', 'bf16']),
+                               ('out_bf16_bias_gelu', ['--out', 'bf16', '--epilogue',
+                                                       'bias_gelu'])):
+                out.append(Case('bf16_%s_%s' % (tag, s), s, ['tensor_core'], dtype='bf16',
+                                flags=flags, cublas=('bf16',) if tag == 'plain' else ()))
+        return out
     if preset == 'sizes':
         return each(SIZES, lambda s: Case('f32_' + s, s,
                                           ['block_tiled', 'block_tiled_vectorized',
@@ -118,7 +136,7 @@ def preset_cases(preset, sizes=None):
 
 
 PRESETS = {'quick': ['quick'], 'progression': ['progression'], 'tensor': ['tensor'],
-           'sizes': ['sizes'], 'layouts': ['layouts'],
+           'sizes': ['sizes'], 'layouts': ['layouts'], 'epilogues': ['epilogues'],
            'readme': ['quick', 'progression', 'tensor']}
 
 
