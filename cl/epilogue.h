@@ -1,6 +1,7 @@
 /* Where a finished dot product meets C: every store of every kernel in cl/ goes through this
  * file, so that C's element type and the fused epilogue are written once.  Plain OpenCL C 1.2
- * (no cl_khr_fp16: 16-bit values travel as ushort bits and are converted here by hand).
+ * (no cl_khr_fp16: 16-bit values live in ushort buffers; f16 is converted by the core
+ * vload_half / vstore_half_rte, bf16 by hand).
  *
  * The operation of one element, with acc the kernel's sum over k:
  *     x = alpha * acc + beta * C      (C read in its own type; not read at all when beta == 0)
@@ -37,10 +38,8 @@
 
 #if GEMM_CTYPE == 0
 typedef float gemm_c_t;
-typedef float2 gemm_c2_t;
 #else
 typedef ushort gemm_c_t;
-typedef ushort2 gemm_c2_t;
 #endif
 
 /* The bias of the tile whose corner is (row0, col0): nothing at all without one, so the plain
@@ -51,60 +50,98 @@ typedef ushort2 gemm_c2_t;
 #define GEMM_BIAS_MOVE(row0, col0) ((void)0)
 #endif
 
-/* ---- 16-bit <-> float, the same rounding as the host's (host/lib/dtype.c) ------------- */
-
-inline float gemm_f16_to_float(const ushort h)
-{
-    const uint sign = (uint)(h & 0x8000u) << 16;
-    const uint exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
-    if (exp == 0) /* zero or subnormal: man * 2^-24, exact */
-        return as_float(sign | as_uint((float)man * 0x1.0p-24f));
-    if (exp == 31)
-        return as_float(sign | 0x7f800000u | (man << 13));
-    return as_float(sign | ((exp + 112u) << 23) | (man << 13));
-}
-
-inline ushort gemm_float_to_f16(const float x)
-{
-    const uint u = as_uint(x);
-    const uint sign = (u >> 16) & 0x8000u, a = u & 0x7fffffffu;
-    if (a > 0x7f800000u) /* NaN stays a quiet NaN */
-        return (ushort)(sign | 0x7e00u | ((a >> 13) & 0x3ffu));
-    if (a >= 0x477ff000u) /* 65520 and up (half an ulp past 65504) round to infinity */
-        return (ushort)(sign | 0x7c00u);
-    if (a >= 0x38800000u) /* normal in f16: round 13 bits to nearest even, rebias 127 -> 15 */
-        return (ushort)(sign | ((a + 0x0fffu + ((a >> 13) & 1u) - 0x38000000u) >> 13));
-    if (a <= 0x33000000u) /* at most half the smallest subnormal: ties to even zero */
-        return (ushort)sign;
-    /* Subnormal: |x| * 2^24 ulps, the mantissa shifted right with the rounding by hand
-     * (integers only: a device may flush float subnormals). */
-    const uint shift = 126u - (a >> 23), m = (a & 0x7fffffu) | 0x800000u;
-    const uint q = m >> shift, rem = m & ((1u << shift) - 1u), mid = 1u << (shift - 1u);
-    return (ushort)(sign | (q + (rem > mid || (rem == mid && (q & 1u)))));
-}
+/* ---- C's type: loads and stores of 1, 2 or 4 neighbours, as floats ---------------------
+ * f16 goes through vload_half / vstore_half_rte, core OpenCL C 1.2 (no cl_khr_fp16: half is
+ * only a pointer type here): one conversion instruction each on NVIDIA, rounding to nearest
+ * even as the host does (host/lib/dtype.c).  bf16 is the top half of a float, rounded by
+ * hand. */
 
 inline float gemm_bf16_to_float(const ushort h) { return as_float((uint)h << 16); }
 
 inline ushort gemm_float_to_bf16(const float x)
 {
     const uint u = as_uint(x);
-    if ((u & 0x7fffffffu) > 0x7f800000u)
+    if ((u & 0x7fffffffu) > 0x7f800000u) /* NaN stays a quiet NaN */
         return (ushort)((u >> 16) | 0x0040u);
     return (ushort)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
 
-/* ---- C's type --------------------------------------------------------------------------- */
+#define GEMM_HALF(p) ((__global half *)(p))
+#define GEMM_CONST_HALF(p) ((__global const half *)(p))
 
+inline float gemm_c_get(__global const gemm_c_t *p)
+{
 #if GEMM_CTYPE == 0
-#define gemm_c_to_float(v) (v)
-#define gemm_c_from_float(x) (x)
+    return *p;
 #elif GEMM_CTYPE == 1
-#define gemm_c_to_float(v) gemm_f16_to_float(v)
-#define gemm_c_from_float(x) gemm_float_to_f16(x)
+    return vload_half(0, GEMM_CONST_HALF(p));
 #else
-#define gemm_c_to_float(v) gemm_bf16_to_float(v)
-#define gemm_c_from_float(x) gemm_float_to_bf16(x)
+    return gemm_bf16_to_float(*p);
 #endif
+}
+
+inline void gemm_c_put(__global gemm_c_t *p, const float x)
+{
+#if GEMM_CTYPE == 0
+    *p = x;
+#elif GEMM_CTYPE == 1
+    vstore_half_rte(x, 0, GEMM_HALF(p));
+#else
+    *p = gemm_float_to_bf16(x);
+#endif
+}
+
+/* Two neighbours at p: 8 bytes of float or 4 of 16-bit values, aligned to that. */
+inline void gemm_c_put2(__global gemm_c_t *p, const float2 x)
+{
+#if GEMM_CTYPE == 0
+    *(__global float2 *)p = x;
+#elif GEMM_CTYPE == 1
+    vstore_half2_rte(x, 0, GEMM_HALF(p));
+#else
+    *(__global ushort2 *)p = (ushort2)(gemm_float_to_bf16(x.x), gemm_float_to_bf16(x.y));
+#endif
+}
+
+/* Four neighbours at p: 16 bytes of float or 8 of 16-bit values, aligned to that. */
+inline float4 gemm_c_get4(__global const gemm_c_t *p)
+{
+#if GEMM_CTYPE == 0
+    return *(__global const float4 *)p;
+#elif GEMM_CTYPE == 1
+    return vload_half4(0, GEMM_CONST_HALF(p));
+#else
+    const ushort4 h = *(__global const ushort4 *)p;
+    return (float4)(gemm_bf16_to_float(h.x), gemm_bf16_to_float(h.y), gemm_bf16_to_float(h.z),
+                    gemm_bf16_to_float(h.w));
+#endif
+}
+
+inline void gemm_c_put4(__global gemm_c_t *p, const float4 x)
+{
+#if GEMM_CTYPE == 0
+    *(__global float4 *)p = x;
+#elif GEMM_CTYPE == 1
+    vstore_half4_rte(x, 0, GEMM_HALF(p));
+#else
+    *(__global ushort4 *)p = (ushort4)(gemm_float_to_bf16(x.x), gemm_float_to_bf16(x.y),
+                                       gemm_float_to_bf16(x.z), gemm_float_to_bf16(x.w));
+#endif
+}
+
+/* Four neighbouring bias values (any alignment: the bias has its own offset). */
+inline float4 gemm_bias_get4(__global const gemm_c_t *b)
+{
+#if GEMM_CTYPE == 0
+    return vload4(0, b);
+#elif GEMM_CTYPE == 1
+    return vload_half4(0, GEMM_CONST_HALF(b));
+#else
+    const ushort4 h = vload4(0, b);
+    return (float4)(gemm_bf16_to_float(h.x), gemm_bf16_to_float(h.y), gemm_bf16_to_float(h.z),
+                    gemm_bf16_to_float(h.w));
+#endif
+}
 
 /* ---- the epilogue ---------------------------------------------------------------------- */
 
@@ -136,21 +173,21 @@ inline float4 gemm_act4(const float4 x)
 inline float gemm_bias1(__global const gemm_c_t *bias, const int r, const int c)
 {
 #if GEMM_HAS_BIAS
-    return gemm_c_to_float(bias[GEMM_BIAS_ROWS ? r : c]);
+    return gemm_c_get(bias + (GEMM_BIAS_ROWS ? r : c));
 #else
     return 0.0f;
 #endif
 }
 
-/* One element: the whole operation, from the sum to the value stored at p. */
-inline gemm_c_t gemm_finish1(const float acc, const float alpha, const float beta,
-                             __global const gemm_c_t *p, const float b)
+/* One element: the whole operation, from the sum to the value to store at p (unrounded). */
+inline float gemm_finish1(const float acc, const float alpha, const float beta,
+                          __global const gemm_c_t *p, const float b)
 {
-    float x = beta == 0.0f ? alpha * acc : alpha * acc + beta * gemm_c_to_float(*p);
+    float x = beta == 0.0f ? alpha * acc : alpha * acc + beta * gemm_c_get(p);
 #if GEMM_HAS_BIAS
     x += b;
 #endif
-    return gemm_c_from_float(gemm_act(x));
+    return gemm_act(x);
 }
 
 /* Element (r, c) of the tile whose corner C points at. */
@@ -159,12 +196,12 @@ inline void gemm_store1(__global gemm_c_t *C, const int ldc, __global const gemm
                         const float beta)
 {
     __global gemm_c_t *p = C + r * ldc + c;
-    *p = gemm_finish1(acc, alpha, beta, p, gemm_bias1(bias, r, c));
+    gemm_c_put(p, gemm_finish1(acc, alpha, beta, p, gemm_bias1(bias, r, c)));
 }
 
 /* Two neighbouring results of one row, (r, c) and (r, c+1) with c even, as the matrix units
- * of steps 8 to 10 hand them out: one 2-element store inside the matrix (8 bytes of float, 4
- * of 16-bit values: offC and ldc even), element-wise guarded stores at its edges. */
+ * of steps 8 to 10 hand them out: one 2-element store inside the matrix (offC and ldc even),
+ * element-wise guarded stores at its edges. */
 inline void gemm_store2(__global gemm_c_t *C, const int ldc, __global const gemm_c_t *bias,
                         const int r, const int c, const float x, const float y,
                         const float alpha, const float beta, const int rows_left,
@@ -172,57 +209,37 @@ inline void gemm_store2(__global gemm_c_t *C, const int ldc, __global const gemm
 {
     __global gemm_c_t *p = C + r * ldc + c;
     if (!guarded) {
-        *(__global gemm_c2_t *)p =
-            (gemm_c2_t)(gemm_finish1(x, alpha, beta, p, gemm_bias1(bias, r, c)),
-                        gemm_finish1(y, alpha, beta, p + 1, gemm_bias1(bias, r, c + 1)));
+        gemm_c_put2(p, (float2)(gemm_finish1(x, alpha, beta, p, gemm_bias1(bias, r, c)),
+                                gemm_finish1(y, alpha, beta, p + 1, gemm_bias1(bias, r, c + 1))));
     } else if (r < rows_left) {
         if (c < cols_left)
-            p[0] = gemm_finish1(x, alpha, beta, p, gemm_bias1(bias, r, c));
+            gemm_c_put(p, gemm_finish1(x, alpha, beta, p, gemm_bias1(bias, r, c)));
         if (c + 1 < cols_left)
-            p[1] = gemm_finish1(y, alpha, beta, p + 1, gemm_bias1(bias, r, c + 1));
+            gemm_c_put(p + 1, gemm_finish1(y, alpha, beta, p + 1, gemm_bias1(bias, r, c + 1)));
     }
 }
 
 /* Four neighbouring results of one row, (r, c .. c+3), for the vectorised steps 6 and 7: one
- * 4-element store (16 bytes of float, 8 of 16-bit values: offC and ldc multiples of 4), the
- * arithmetic on float4 throughout; on edge tiles only the first `valid` belong to C. */
+ * 4-element store (offC and ldc multiples of 4), the arithmetic on float4 throughout; on edge
+ * tiles only the first `valid` belong to C. */
 inline void gemm_store4(__global gemm_c_t *C, const int ldc, __global const gemm_c_t *bias,
                         const int r, const int c, const float4 acc, const float alpha,
                         const float beta, const int valid, const bool guarded)
 {
-    __global gemm_c_t *p = C + r * ldc + c;
     if (guarded && valid < 4) {
         if (valid > 0) gemm_store1(C, ldc, bias, r, c + 0, acc.x, alpha, beta);
         if (valid > 1) gemm_store1(C, ldc, bias, r, c + 1, acc.y, alpha, beta);
         if (valid > 2) gemm_store1(C, ldc, bias, r, c + 2, acc.z, alpha, beta);
         return;
     }
-#if GEMM_CTYPE == 0
-    float4 x = beta == 0.0f ? alpha * acc : alpha * acc + beta * *(__global const float4 *)p;
-#else
-    float4 x = alpha * acc;
-    if (beta != 0.0f) {
-        const ushort4 old = *(__global const ushort4 *)p;
-        x += beta * (float4)(gemm_c_to_float(old.x), gemm_c_to_float(old.y),
-                             gemm_c_to_float(old.z), gemm_c_to_float(old.w));
-    }
-#endif
+    __global gemm_c_t *p = C + r * ldc + c;
+    float4 x = beta == 0.0f ? alpha * acc : alpha * acc + beta * gemm_c_get4(p);
 #if GEMM_HAS_BIAS && GEMM_BIAS_ROWS
-    x += gemm_c_to_float(bias[r]);
-#elif GEMM_HAS_BIAS && GEMM_CTYPE == 0
-    x += vload4(0, bias + c);
+    x += gemm_c_get(bias + r);
 #elif GEMM_HAS_BIAS
-    const ushort4 b = vload4(0, bias + c);
-    x += (float4)(gemm_c_to_float(b.x), gemm_c_to_float(b.y), gemm_c_to_float(b.z),
-                  gemm_c_to_float(b.w));
+    x += gemm_bias_get4(bias + c);
 #endif
-    x = gemm_act4(x);
-#if GEMM_CTYPE == 0
-    *(__global float4 *)p = x;
-#else
-    *(__global ushort4 *)p = (ushort4)(gemm_c_from_float(x.x), gemm_c_from_float(x.y),
-                                       gemm_c_from_float(x.z), gemm_c_from_float(x.w));
-#endif
+    gemm_c_put4(p, gemm_act4(x));
 }
 
 #endif
