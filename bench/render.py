@@ -68,6 +68,8 @@ def clgemm_rows(doc, source):
             out.append({'device': res['device'], 'platform': res.get('platform', ''),
                         'driver': res.get('driver', ''), 'M': res['M'], 'N': res['N'],
                         'K': res['K'], 'dtype': res.get('dtype') or 'f32',
+                        'c_type': res.get('c_type') or 'f32',
+                        'epilogue': res.get('epilogue') or 'none',
                         'algorithm': r['algorithm'], 'status': r['status'],
                         'gflops': r.get('gflops'), 'vs_clblast': r.get('vs_clblast'),
                         'error': r.get('error'),
@@ -224,9 +226,11 @@ def ok(rows, **match):
             and all(r.get(k) == v for k, v in match.items())]
 
 
-def find(rows, algorithm, size, dtype='f32'):
+def find(rows, algorithm, size, dtype='f32', c_type='f32', epilogue='none'):
+    # Rows from before --out and --epilogue (and the sweeps') have neither: plain.
     for r in ok(rows, algorithm=algorithm, dtype=dtype):
-        if size_key(r['M'], r['N'], r['K']) == size:
+        if size_key(r['M'], r['N'], r['K']) == size and \
+                (r.get('c_type') or 'f32', r.get('epilogue') or 'none') == (c_type, epilogue):
             return r
     return None
 
@@ -303,6 +307,48 @@ def tensor_table(run):
         for m in modes:
             lines.append('| %s |' % m + ''.join(
                 ' %s |' % gf(run.cublas.get((m, int(s), int(s), int(s)))) for s in sizes))
+    return lines
+
+
+# The epilogues preset's columns: C's type, the epilogue, the heading.
+EPILOGUE_COLS = [('f32', 'none', 'plain'), ('f32', 'bias_gelu', 'bias_gelu'),
+                 ('bf16', 'none', 'C bf16'), ('f16', 'none', 'C f16'),
+                 ('bf16', 'bias_gelu', 'C bf16 + bias_gelu')]
+
+
+def epilogues_table(run):
+    """Per size, a row per data type and algorithm: GFLOP/s plain, then each fused form
+    with its time relative to the plain GEMM's (+: slower)."""
+    lines = []
+    for s in tensor_sizes(run):
+        at = [r for r in ok(run.rows) if size_key(r['M'], r['N'], r['K']) == s and
+              r['algorithm'] != 'clblast']
+        cols = [c for c in EPILOGUE_COLS
+                if any(r['c_type'] == c[0] and r['epilogue'] == c[1] for r in at)]
+        keys = []
+        for r in at:
+            if (r['dtype'], r['algorithm']) not in keys:
+                keys.append((r['dtype'], r['algorithm']))
+        keys.sort(key=lambda k: {'f32': 0, 'f16': 1, 'bf16': 2}.get(k[0], 3))
+        if lines:
+            lines.append('')
+        lines += ['| %s³: data, algorithm | arithmetic |' % s +
+                  ''.join(' %s GFLOP/s | time |' % c[2] for c in cols) + ' cuBLAS |',
+                  '|---|---|' + '---:|---:|' * len(cols) + '---:|']
+        for dtype, algo in keys:
+            cells = [find(run.rows, algo, s, dtype, c[0], c[1]) for c in cols]
+            plain = cells[0] if cols and cols[0][2] == 'plain' else None
+            first = next(c for c in cells if c)
+            label = auto_label(first) if algo == 'auto' else '`%s`' % algo
+            row = '| %s %s | %s |' % (dtype, label, first.get('precision') or '?')
+            for c in cells:
+                rel = '–'
+                if c and plain and c is not plain:
+                    rel = '%+.1f%%' % ((plain['gflops'] / c['gflops'] - 1.0) * 100.0)
+                row += ' %s | %s |' % (gf(c and c['gflops']), rel)
+            mode = cublas_mode(dtype, first.get('precision'))
+            cub = run.cublas.get((mode, int(s), int(s), int(s))) if mode else None
+            lines.append(row + ' %s |' % gf(cub))
     return lines
 
 
@@ -453,6 +499,11 @@ def results_md(runs, root, out_path):
          'arithmetic (tf32x3 with cuBLAS fp32, the accuracy it matches).  Names are those of '
          'the run: before the restructuring, `tensor_core` on fp32 data ran '
          '`wgmma_tma_packed` and `tensor_core_tf32x3` ran `wgmma_tma_packed_tf32x3`.'),
+        ('Fused epilogues and 16-bit C', 'epilogues', epilogues_table,
+         'The same GEMM plain, with `--epilogue bias_gelu` fused into its store, and with a '
+         '16-bit C (`--out bf16`, `f16`) (`bench/run.py epilogues`); "time" is the time '
+         'relative to the plain GEMM of the same row (+: slower).  cuBLAS runs the plain '
+         'GEMM.'),
         ('Sizes', 'sizes', sizes_table,
          'The fastest fp32 row at each size (`bench/run.py sizes`).'),
         ('Quick-start job', 'quick', quick_table,

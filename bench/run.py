@@ -11,6 +11,9 @@ Presets (each feeds one table of docs/results.md):
   tensor       tensor_core on fp32 data (TF32), with --dtype f16 and bf16, tensor_core_tf32x3,
                and the lesson rows mma, wgmma (16-bit only) and wgmma_tma, at 4096 and 8192
   sizes        the fp32 kernels that can be the fastest, 256 .. 8192 and odd sizes
+  epilogues    at 4096: fp32 auto and TF32 tensor_core, and bf16 tensor_core, each plain,
+               with --epilogue bias_gelu, with a 16-bit C (--out bf16 / f16), and bf16 with
+               both (a Linear layer); cuBLAS beside the plain ones
   readme       quick + progression + tensor: everything the README shows
   llama        issue #17: Llama-3-8B's projections as a PyTorch Linear (X W^T, --trans NT),
                (N, K) in {6144x4096, 4096x4096, 28672x4096, 4096x14336} x M in {1, 16, 128,
@@ -120,6 +123,21 @@ def preset_cases(preset, sizes=None):
         return out
     if preset == 'llama':
         return llama_cases(sizes)
+    if preset == 'epilogues':
+        # The fused store's cost: the same GEMM plain, with bias + GELU, and with a 16-bit C.
+        out = []
+        for s in sizes or ['4096']:
+            for tag, flags in (('plain', []), ('bias_gelu', ['--epilogue', 'bias_gelu']),
+                               ('out_bf16', ['--out', 'bf16']), ('out_f16', ['--out', 'f16'])):
+                out.append(Case('f32_%s_%s' % (tag, s), s, ['auto', 'tensor_core'], flags=flags,
+                                cublas=('fp32', 'tf32') if tag == 'plain' else ()))
+            for tag, flags in (('plain', []), ('bias_gelu', ['--epilogue', 'bias_gelu']),
+                               ('out_bf16', ['--out', 'bf16']),
+                               ('out_bf16_bias_gelu', ['--out', 'bf16', '--epilogue',
+                                                       'bias_gelu'])):
+                out.append(Case('bf16_%s_%s' % (tag, s), s, ['tensor_core'], dtype='bf16',
+                                flags=flags, cublas=('bf16',) if tag == 'plain' else ()))
+        return out
     if preset == 'sizes':
         return each(SIZES, lambda s: Case('f32_' + s, s,
                                           ['block_tiled', 'block_tiled_vectorized',
@@ -156,7 +174,7 @@ def llama_cases(sizes=None):
 
 
 PRESETS = {'quick': ['quick'], 'progression': ['progression'], 'tensor': ['tensor'],
-           'sizes': ['sizes'], 'layouts': ['layouts'],
+           'sizes': ['sizes'], 'layouts': ['layouts'], 'epilogues': ['epilogues'],
            'readme': ['quick', 'progression', 'tensor'], 'llama': ['llama']}
 
 

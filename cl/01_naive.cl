@@ -29,7 +29,8 @@ inline void gemm_one_element(const int row, const int col, const int M, const in
                              const int K, const float alpha, __global const float *restrict A,
                              const int offA, const int lda, __global const float *restrict B,
                              const int offB, const int ldb, const float beta,
-                             __global float *restrict C, const int offC, const int ldc)
+                             __global gemm_c_t *restrict C, const int offC, const int ldc,
+                             __global const gemm_c_t *restrict bias)
 {
     /* The NDRange is rounded up to whole work-groups. */
     if (row >= M || col >= N)
@@ -42,19 +43,20 @@ inline void gemm_one_element(const int row, const int col, const int M, const in
     for (int k = 0; k < K; ++k)
         acc = fma(a[k], b[k * ldb], acc);
 
-    __global float *c = C + offC + row * ldc + col;
-    *c = gemm_epilogue(acc, alpha, beta, c);
+    gemm_store1(C + offC, ldc, bias, row, col, acc, alpha, beta);
 }
 
 __kernel void gemm_naive(const int M, const int N, const int K, const float alpha,
                          __global const float *restrict A, const int offA, const int lda,
                          __global const float *restrict B, const int offB, const int ldb,
                          const float beta,
-                         __global float *restrict C, const int offC, const int ldc,
+                         __global gemm_c_t *restrict C, const int offC, const int ldc,
+                         __global const gemm_c_t *restrict bias, const int offBias,
                          const int strideA, const int strideB, const int strideC)
 {
     GEMM_BATCH_ENTRY(A, B, C);
+    GEMM_BIAS_MOVE(0, 0);
     /* neighbours differ in row: the slow choice */
     gemm_one_element(get_global_id(0), get_global_id(1), M, N, K, alpha, A, offA, lda, B, offB,
-                     ldb, beta, C, offC, ldc);
+                     ldb, beta, C, offC, ldc, bias);
 }

@@ -30,11 +30,13 @@ __kernel void gemm_coalescing(const int M, const int N, const int K, const float
                               __global const float *restrict A, const int offA, const int lda,
                               __global const float *restrict B, const int offB, const int ldb,
                               const float beta,
-                              __global float *restrict C, const int offC, const int ldc,
+                              __global gemm_c_t *restrict C, const int offC, const int ldc,
+                              __global const gemm_c_t *restrict bias, const int offBias,
                               const int strideA, const int strideB, const int strideC)
 {
     GEMM_BATCH_ENTRY(A, B, C);
+    GEMM_BIAS_MOVE(0, 0);
     /* neighbours differ in column: coalesced */
     gemm_one_element(get_global_id(1), get_global_id(0), M, N, K, alpha, A, offA, lda, B, offB,
-                     ldb, beta, C, offC, ldc);
+                     ldb, beta, C, offC, ldc, bias);
 }

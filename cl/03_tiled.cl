@@ -50,7 +50,8 @@ void gemm_tiled(const int M, const int N, const int K, const float alpha,
                 __global const float *restrict A, const int offA, const int lda,
                 __global const float *restrict B, const int offB, const int ldb,
                 const float beta,
-                __global float *restrict C, const int offC, const int ldc,
+                __global gemm_c_t *restrict C, const int offC, const int ldc,
+                __global const gemm_c_t *restrict bias, const int offBias,
                 const int strideA, const int strideB, const int strideC)
 {
     __local float As[BM][BK];
@@ -86,5 +87,5 @@ void gemm_tiled(const int M, const int N, const int K, const float alpha,
     }
 
     if (!edge || (ty < rows_left && tx < cols_left))
-        C[ty * ldc + tx] = gemm_epilogue(acc, alpha, beta, &C[ty * ldc + tx]);
+        gemm_store1(C, ldc, bias, ty, tx, acc, alpha, beta);
 }

@@ -52,7 +52,8 @@ void gemm_tiled_register(const int M, const int N, const int K, const float alph
                          __global const float *restrict A, const int offA, const int lda,
                          __global const float *restrict B, const int offB, const int ldb,
                          const float beta,
-                         __global float *restrict C, const int offC, const int ldc,
+                         __global gemm_c_t *restrict C, const int offC, const int ldc,
+                         __global const gemm_c_t *restrict bias, const int offBias,
                          const int strideA, const int strideB, const int strideC)
 {
     __local float As[BM][BK];
@@ -98,6 +99,6 @@ void gemm_tiled_register(const int M, const int N, const int K, const float alph
     for (int i = 0; i < TM; ++i) {
         const int r = ty * TM + i;
         if (!edge || (r < rows_left && tx < cols_left))
-            C[r * ldc + tx] = gemm_epilogue(acc[i], alpha, beta, &C[r * ldc + tx]);
+            gemm_store1(C, ldc, bias, r, tx, acc[i], alpha, beta);
     }
 }

@@ -57,7 +57,8 @@ void gemm_block_tiled(const int M, const int N, const int K, const float alpha,
                       __global const float *restrict A, const int offA, const int lda,
                       __global const float *restrict B, const int offB, const int ldb,
                       const float beta,
-                      __global float *restrict C, const int offC, const int ldc,
+                      __global gemm_c_t *restrict C, const int offC, const int ldc,
+                      __global const gemm_c_t *restrict bias, const int offBias,
                       const int strideA, const int strideB, const int strideC)
 {
     __local float As[BM][BK];
@@ -114,7 +115,7 @@ void gemm_block_tiled(const int M, const int N, const int K, const float alpha,
         for (int j = 0; j < TN; ++j) {
             const int c = tx + j * BT_TX;
             if (!edge || (r < rows_left && c < cols_left))
-                C[r * ldc + c] = gemm_epilogue(acc[i][j], alpha, beta, &C[r * ldc + c]);
+                gemm_store1(C, ldc, bias, r, c, acc[i][j], alpha, beta);
         }
     }
 }

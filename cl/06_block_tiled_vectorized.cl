@@ -110,26 +110,13 @@ inline void bv_load_tiles(__local float *As, __local float4 *Bs,
     }
 }
 
-/* Store four neighbouring results of one row; on edge tiles only the first
- * `valid` of them belong to C, the rest would land in padding or beyond. */
-inline void bv_store4(__global float *c, const float4 acc, const float alpha, const float beta,
-                      const int valid, const bool guarded)
-{
-    if (!guarded || valid >= 4) {
-        *(__global float4 *)c = gemm_epilogue4(acc, alpha, beta, (__global const float4 *)c);
-    } else {
-        if (valid > 0) c[0] = gemm_epilogue(acc.x, alpha, beta, &c[0]);
-        if (valid > 1) c[1] = gemm_epilogue(acc.y, alpha, beta, &c[1]);
-        if (valid > 2) c[2] = gemm_epilogue(acc.z, alpha, beta, &c[2]);
-    }
-}
-
 __kernel __attribute__((reqd_work_group_size(BV_TX, BV_TY, 1)))
 void gemm_block_tiled_vectorized(const int M, const int N, const int K, const float alpha,
                                  __global const float *restrict A, const int offA, const int lda,
                                  __global const float *restrict B, const int offB, const int ldb,
                                  const float beta,
-                                 __global float *restrict C, const int offC, const int ldc,
+                                 __global gemm_c_t *restrict C, const int offC, const int ldc,
+                                 __global const gemm_c_t *restrict bias, const int offBias,
                                  const int strideA, const int strideB, const int strideC)
 {
     GEMM_BATCH_ENTRY(A, B, C);
@@ -146,6 +133,7 @@ void gemm_block_tiled_vectorized(const int M, const int N, const int K, const fl
     A += offA + row0 * lda;
     B += offB + col0;
     C += offC + row0 * ldc + col0;
+    GEMM_BIAS_MOVE(row0, col0);
 
     const bool edge = rows_left < BM || cols_left < BN;   /* decided once per group */
 
@@ -198,9 +186,9 @@ void gemm_block_tiled_vectorized(const int M, const int N, const int K, const fl
         for (int j = 0; j < TN / 4; ++j) {
             const int c = 4 * (tx + j * BV_TX);
             if (!edge)
-                bv_store4(C + r * ldc + c, acc[i][j], alpha, beta, 4, false);
+                gemm_store4(C, ldc, bias, r, c, acc[i][j], alpha, beta, 4, false);
             else if (r < rows_left)
-                bv_store4(C + r * ldc + c, acc[i][j], alpha, beta, cols_left - c, true);
+                gemm_store4(C, ldc, bias, r, c, acc[i][j], alpha, beta, cols_left - c, true);
         }
     }
 }

@@ -237,7 +237,8 @@ void gemm_mma(const int M, const int N, const int K, const float alpha,
               __global const tc_in *restrict A, const int offA, const int lda,
               __global const tc_in *restrict B, const int offB, const int ldb,
               const float beta,
-              __global float *restrict C, const int offC, const int ldc,
+              __global gemm_c_t *restrict C, const int offC, const int ldc,
+              __global const gemm_c_t *restrict bias, const int offBias,
               const int strideA, const int strideB, const int strideC)
 {
     GEMM_BATCH_ENTRY(A, B, C);
@@ -259,6 +260,7 @@ void gemm_mma(const int M, const int N, const int K, const float alpha,
     A += offA + row0 * lda;
     B += offB + col0;
     C += offC + row0 * ldc + col0;
+    GEMM_BIAS_MOVE(row0, col0);
     const bool edge = rows_left < BM || cols_left < BN;
 
     float acc[TC_MI][TC_NI][4];
@@ -410,13 +412,13 @@ void gemm_mma(const int M, const int N, const int K, const float alpha,
         for (int j = 0; j < TC_NI; ++j) {
             const int r = wm0 + i * 16 + g, c = wn0 + j * 8 + 2 * t;
             if (!edge) {
-                gemm_store2(C, ldc, r, c, acc[i][j][0], acc[i][j][1], alpha, beta, BM, BN, false);
-                gemm_store2(C, ldc, r + 8, c, acc[i][j][2], acc[i][j][3],
+                gemm_store2(C, ldc, bias, r, c, acc[i][j][0], acc[i][j][1], alpha, beta, BM, BN, false);
+                gemm_store2(C, ldc, bias, r + 8, c, acc[i][j][2], acc[i][j][3],
                             alpha, beta, BM, BN, false);
             } else {
-                gemm_store2(C, ldc, r, c, acc[i][j][0], acc[i][j][1], alpha, beta, rows_left,
+                gemm_store2(C, ldc, bias, r, c, acc[i][j][0], acc[i][j][1], alpha, beta, rows_left,
                           cols_left, true);
-                gemm_store2(C, ldc, r + 8, c, acc[i][j][2], acc[i][j][3], alpha, beta, rows_left,
+                gemm_store2(C, ldc, bias, r + 8, c, acc[i][j][2], acc[i][j][3], alpha, beta, rows_left,
                           cols_left, true);
             }
         }

@@ -282,7 +282,8 @@ void gemm_wgmma(const int M, const int N, const int K, const float alpha,
                 __global const ushort *restrict A, const int offA, const int lda,
                 __global const ushort *restrict B, const int offB, const int ldb,
                 const float beta,
-                __global float *restrict C, const int offC, const int ldc,
+                __global gemm_c_t *restrict C, const int offC, const int ldc,
+                __global const gemm_c_t *restrict bias, const int offBias,
                 const int strideA, const int strideB, const int strideC)
 {
     GEMM_BATCH_ENTRY(A, B, C);
@@ -303,6 +304,7 @@ void gemm_wgmma(const int M, const int N, const int K, const float alpha,
     A += offA + row0 * lda;
     B += offB + col0;
     C += offC + row0 * ldc + col0;
+    GEMM_BIAS_MOVE(row0, col0);
     const bool edge = rows_left < BM || cols_left < BN;
     const int slices = (K + BK - 1) / BK;
 
@@ -422,11 +424,11 @@ void gemm_wgmma(const int M, const int N, const int K, const float alpha,
             const int c = j * WGN + c8 * 8 + 2 * t;
             const float *d = &acc[j][4 * c8];
             if (!edge) {
-                gemm_store2(C, ldc, r, c, d[0], d[1], alpha, beta, BM, BN, false);
-                gemm_store2(C, ldc, r + 8, c, d[2], d[3], alpha, beta, BM, BN, false);
+                gemm_store2(C, ldc, bias, r, c, d[0], d[1], alpha, beta, BM, BN, false);
+                gemm_store2(C, ldc, bias, r + 8, c, d[2], d[3], alpha, beta, BM, BN, false);
             } else {
-                gemm_store2(C, ldc, r, c, d[0], d[1], alpha, beta, rows_left, cols_left, true);
-                gemm_store2(C, ldc, r + 8, c, d[2], d[3], alpha, beta, rows_left, cols_left,
+                gemm_store2(C, ldc, bias, r, c, d[0], d[1], alpha, beta, rows_left, cols_left, true);
+                gemm_store2(C, ldc, bias, r + 8, c, d[2], d[3], alpha, beta, rows_left, cols_left,
                           true);
             }
         }

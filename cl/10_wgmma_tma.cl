@@ -296,7 +296,8 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
                     __global const elem_t *restrict A, const int offA, const int lda,
                     __global const elem_t *restrict B, const int offB, const int ldb,
                     const float beta,
-                    __global float *restrict C, const int offC, const int ldc,
+                    __global gemm_c_t *restrict C, const int offC, const int ldc,
+                    __global const gemm_c_t *restrict bias, const int offBias,
                     __global const uchar *restrict maps)
 {
     /* Swizzle atoms must sit on their pattern's repeat (1024 bytes for 128-byte rows). */
@@ -398,6 +399,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
             WGMMA_KEEP(TMA_RESULT[j][q]);
 
     C += offC + row0 * ldc + col0;
+    GEMM_BIAS_MOVE(row0, col0);
     const int rows_left = M - row0, cols_left = N - col0;
     const bool edge = rows_left < BM || cols_left < BN;
     const int warp = (tid / 32) % 4, g = (tid % 32) >> 2, t = tid & 3;
@@ -409,11 +411,11 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
             const int c = j * WGN + c8 * 8 + 2 * t;
             const float *d = &TMA_RESULT[j][4 * c8];
             if (!edge) {
-                gemm_store2(C, ldc, r, c, d[0], d[1], alpha, beta, BM, BN, false);
-                gemm_store2(C, ldc, r + 8, c, d[2], d[3], alpha, beta, BM, BN, false);
+                gemm_store2(C, ldc, bias, r, c, d[0], d[1], alpha, beta, BM, BN, false);
+                gemm_store2(C, ldc, bias, r + 8, c, d[2], d[3], alpha, beta, BM, BN, false);
             } else {
-                gemm_store2(C, ldc, r, c, d[0], d[1], alpha, beta, rows_left, cols_left, true);
-                gemm_store2(C, ldc, r + 8, c, d[2], d[3], alpha, beta, rows_left, cols_left,
+                gemm_store2(C, ldc, bias, r, c, d[0], d[1], alpha, beta, rows_left, cols_left, true);
+                gemm_store2(C, ldc, bias, r + 8, c, d[2], d[3], alpha, beta, rows_left, cols_left,
                            true);
             }
         }

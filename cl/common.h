@@ -4,7 +4,8 @@
  * Layout contract (the host relies on it, see host/lib/enqueue.c):
  *   row-major A (M x K), B (K x N), C (M x N); element (r, c) of X lives at
  *   X[offX + r * ldX + c], once X points at its group's problem of a strided batch
- *   (GEMM_BATCH_ENTRY).  C = alpha * A * B + beta * C.
+ *   (GEMM_BATCH_ENTRY).  C = act(alpha * A * B + beta * C + bias), rounded once to C's
+ *   type (epilogue.h); the plain build is C = alpha * A * B + beta * C.
  *   When beta == 0, C is written without being read (BLAS semantics), so an
  *   uninitialised C holding NaNs must not leak into the result.
  */
@@ -20,7 +21,8 @@
  *                   weight of a PyTorch Linear, X W^T
  *   GEMM_CTYPE      element type of C and of the bias: 0 float, 1 f16, 2 bf16 (ushort bits)
  *   GEMM_EPILOGUE   0 none, 1 bias, 2 relu, 3 bias_relu, 4 gelu, 5 bias_gelu (clgemm.h)
- *   GEMM_BIAS_ROWS  the bias is indexed by C's row, not its column (a column-major call) */
+ *   GEMM_BIAS_ROWS  the bias is indexed by C's row, not its column (a column-major call)
+ * The last three live in epilogue.h, with every store of C. */
 #ifndef GEMM_BATCHED
 #define GEMM_BATCHED 0
 #endif
@@ -49,30 +51,20 @@
 #define GEMM_BATCH_ENTRY(A, B, C) do { } while (0)
 #endif
 
-/* The one place where a finished dot product meets C. */
-inline float gemm_epilogue(float acc, float alpha, float beta, __global const float *c)
-{
-    return beta == 0.0f ? alpha * acc : alpha * acc + beta * *c;
-}
-
-/* float4 flavour for the vectorised kernel: four neighbouring elements of one row
- * of C at once.  c must be 16-byte aligned (offC and ldc multiples of 4). */
-inline float4 gemm_epilogue4(float4 acc, float alpha, float beta, __global const float4 *c)
-{
-    return beta == 0.0f ? alpha * acc : alpha * acc + beta * *c;
-}
+#include "epilogue.h"
 
 /* Steps 3 to 5 open the same way: this problem of the batch, then this group's BM x BN block
  * of C.  Declares row0 and col0 (the block's corner) and rows_left and cols_left (how much of
- * C lies from there on: below BM or BN only at the edges), and moves A, B and C to the
- * corner, so that rows and columns count from it afterwards. */
+ * C lies from there on: below BM or BN only at the edges), and moves A, B, C and the bias to
+ * the corner, so that rows and columns count from it afterwards. */
 #define GEMM_GROUP_BLOCK(BM, BN)                                                           \
     GEMM_BATCH_ENTRY(A, B, C);                                                             \
     const int row0 = get_group_id(1) * (BM), col0 = get_group_id(0) * (BN);               \
     const int rows_left = M - row0, cols_left = N - col0;                                  \
     A += offA + row0 * lda;                                                                \
     B += offB + col0;                                                                      \
-    C += offC + row0 * ldc + col0
+    C += offC + row0 * ldc + col0;                                                         \
+    GEMM_BIAS_MOVE(row0, col0)
 
 /* Steps 3 to 5 stage tiles the same way: copy a rows x cols block of a row-major matrix into
  * local memory, element e by work-item e % threads, so that neighbouring work-items read
@@ -88,25 +80,6 @@ inline void tile_to_local(__local float *dst, __global const float *src, const i
         const int e = tid + i * threads;
         const int r = e / cols, c = e % cols;
         dst[e] = (!guarded || (r < rows_left && c < cols_left)) ? src[r * ld + c] : 0.0f;
-    }
-}
-
-/* Two neighbouring results of one row of C, (r, c) and (r, c+1) with c even, as the matrix
- * units of steps 8 to 10 hand them out: one float2 store inside the matrix, element-wise
- * guarded stores at its edges. */
-inline void gemm_store2(__global float *C, const int ldc, const int r, const int c,
-                        const float x, const float y, const float alpha, const float beta,
-                        const int rows_left, const int cols_left, const bool guarded)
-{
-    __global float *p = C + r * ldc + c;
-    if (!guarded) {
-        *(__global float2 *)p = (float2)(gemm_epilogue(x, alpha, beta, p),
-                                         gemm_epilogue(y, alpha, beta, p + 1));
-    } else if (r < rows_left) {
-        if (c < cols_left)
-            p[0] = gemm_epilogue(x, alpha, beta, p);
-        if (c + 1 < cols_left)
-            p[1] = gemm_epilogue(y, alpha, beta, p + 1);
     }
 }
 

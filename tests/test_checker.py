@@ -19,8 +19,9 @@ kernel whose precision tolerates more than one lost term (1/K) is reported, not 
 fail.  Algorithms with a kernel for 16-bit inputs are checked again with --dtype f16 and bf16.
 A few algorithms are checked through the general call as well: transposed operands (--trans TN,
 column-major) and a batch of 2 (--batch 2, tight leading dimensions), at the full reference's
-size and at one checked by samples (plus CLBlast's batched result).  The optional argument
-`general` runs only that part.
+size and at one checked by samples (plus CLBlast's batched result), and with a bf16 C and the
+bias_gelu epilogue (column-major, beta 0.5); GELU's constant planted wrong must FAIL too.  The
+optional argument `general` runs only that part.
 """
 import csv
 import io
@@ -116,8 +117,10 @@ with tempfile.TemporaryDirectory() as tmp:
     # The general call: a transposed case and a batched one, each at a fully checked size and
     # at a larger one (K long, or checked by samples plus CLBlast's full batched result).
     few = [n for n in ('naive', 'block_tiled_vectorized', 'warp_tiled', 'mma') if n in names]
+    epilogue = ['--out', 'bf16', '--epilogue', 'bias_gelu', '--layout', 'col', '--beta', '0.5']
     for extra, sizes in ((['--trans', 'TN', '--layout', 'col'], [SIZES[0], SIZES[1]]),
-                         (['--batch', '2', '--ld-pad', '0'], [SIZES[0], SIZES[2]])):
+                         (['--batch', '2', '--ld-pad', '0'], [SIZES[0], SIZES[2]]),
+                         (epilogue, [SIZES[0], SIZES[2]])):
         for size in sizes:
             args = ['--size', size, *extra, *[a for n in few for a in ('--algo', n)]]
             what = '%s %s' % (size, ' '.join(extra))
@@ -132,6 +135,26 @@ with tempfile.TemporaryDirectory() as tmp:
                    all(r['status'] == 'ok' for r in rows if r['algorithm'] == 'clblast'),
                    'K loop one short at %s: %s FAIL, exit 1 (rc=%d; %s)' %
                    (what, ' '.join(few), rc, summary(rows)), out)
+
+    # The epilogue itself planted wrong (GELU's cubic coefficient 0.044715 -> 0.04, a change of
+    # about 1e-3 of the output where it matters most): with the K loop right, every kernel must
+    # FAIL with --epilogue gelu, on a float and a 16-bit C, and pass with --epilogue relu.
+    gelu_dir = os.path.join(tmp, 'cl_gelu')
+    shutil.copytree(CL_DIR, gelu_dir)
+    gelu_path = os.path.join(gelu_dir, 'epilogue.h')
+    gelu_text = open(gelu_path).read()
+    expect(gelu_text.count('0.044715f') == 2, "cl/epilogue.h has GELU's 0.044715f (scalar, float4)")
+    open(gelu_path, 'w').write(gelu_text.replace('0.044715f', '0.04f'))
+    for out_type, act in (('f32', 'gelu'), ('bf16', 'bias_gelu'), ('bf16', 'bias_relu')):
+        args = ['--size', SIZES[0], '--out', out_type, '--epilogue', act,
+                *[a for n in few for a in ('--algo', n)]]
+        rc, rows, out = run(args, {'CLGEMM_KERNEL_DIR': gelu_dir})
+        kernels = [r for r in rows if r['algorithm'] != 'clblast']
+        want = 'ok' if act == 'bias_relu' else 'FAIL'
+        expect(rc == (0 if want == 'ok' else 1) and [r['algorithm'] for r in kernels] == few and
+               all(r['status'] == want for r in kernels),
+               'GELU planted wrong, --out %s --epilogue %s: %s %s (rc=%d; %s)' %
+               (out_type, act, ' '.join(few), want, rc, summary(rows)), out)
 
     for size in [] if ONLY_GENERAL else SIZES:
         # Control: the planted copy without the define computes the right thing.

@@ -72,6 +72,10 @@ bad = [
     # a batch whose buffers together exceed 32-bit indexing is refused before any allocation
     (['--size', '1024', '--batch', '4096'], 'beyond 32-bit'),
     (['--cold-l2=yes'], '--cold-l2 takes no value'),
+    # C's type and the epilogue
+    (['--out', 'f8'], "bad --out 'f8'"), (['--out', 'tf32x3'], "bad --out 'tf32x3'"),
+    (['--out'], 'needs a value'), (['--epilogue', 'swish'], "bad --epilogue 'swish'"),
+    (['--epilogue', 'GELU'], '--epilogue'), (['--epilogue', ''], '--epilogue'),
 ]
 for args, needle in bad:
     rc, out, err = run('--device', 'pocl', *args) if '--device' not in args else run(*args)
@@ -84,7 +88,8 @@ rc, out, err = run('--help')
 expect(rc == 0 and '--size' in out and '--device' in out and 'Exit status' in out and
        '--dtype' in out and 'bf16' in out and '--show-unsupported' in out and
        '--option=VALUE' in out and '--layout' in out and '--trans' in out and
-       '--ld-pad' in out and '--batch' in out and '--cold-l2' in out, '--help')
+       '--ld-pad' in out and '--batch' in out and '--cold-l2' in out and '--out' in out and
+       'bias_gelu' in out, '--help')
 rc, out, err = run('--version')
 expect(rc == 0 and out.startswith('clgemm '), '--version', out)
 rc, out, err = run('--device', 'pocl', '--algo', 'list')
@@ -272,6 +277,22 @@ expect(rc == 0 and rows.get('tensor_core', {}).get('precision') == 'bf16' and
        all(r['status'] == 'ok' for r in rows.values()) and len(rows) == 3,
        '--dtype bf16 --layout col --trans TT --batch 2: 16-bit kernel ok, others ok', out + err)
 
+# --out and --epilogue: every row computes the whole operation on a 16-bit C (emulated matrix
+# units too), CLBlast's row is the plain fp32 GEMM and says so; CSV and the table carry both.
+rc, out, err = run('--device', 'pocl', '--algo', 'tensor_core', '--algo', 'block_tiled_vectorized',
+                   '--dtype', 'bf16', '--out', 'bf16', '--epilogue', 'bias_gelu', '--size',
+                   '40x24x20', '--iters', '1', '--layout', 'col', '--beta', '0.5', '--ld-pad', '1',
+                   '--format', 'csv', '--quiet', env={'CLGEMM_EMULATE_MATRIX': '1'})
+rows = {r['algorithm']: r for r in csv.DictReader(io.StringIO(out))}
+expect(rc == 0 and len(rows) == 3 and all(r['status'] == 'ok' for r in rows.values()) and
+       all(r['c_type'] == 'bf16' and r['epilogue'] == 'bias_gelu' for r in rows.values()) and
+       'plain fp32 GEMM' in rows['clblast']['note'],
+       '--out bf16 --epilogue bias_gelu: ok, CLBlast plain and says so', out + err)
+rc, out, err = run('--device', 'pocl', '--algo', 'naive', '--out', 'f16', '--epilogue', 'relu',
+                   '--size', '20', '--iters', '1', '--quiet')
+expect(rc == 0 and 'C f16' in out and 'epilogue relu' in out and 'plain fp32 GEMM' in out,
+       'table: the problem line names C f16 and the epilogue; CLBlast note', out + err)
+
 
 def table_rows(out):
     # The table's rows: from the header line to the first blank line.
@@ -374,31 +395,32 @@ expect(rc == 0 and rows[0]['status'] == 'unchecked' and rows[0]['error'] == '',
 with tempfile.TemporaryDirectory() as tmp:
     bad_dir = os.path.join(tmp, 'cl')
     shutil.copytree(CL_DIR, bad_dir)
-    path = os.path.join(bad_dir, 'common.h')
+    path = os.path.join(bad_dir, 'epilogue.h')
     text = open(path).read()
-    needle = 'inline float gemm_epilogue('
+    needle = 'inline gemm_c_t gemm_finish1('
     assert needle in text
-    text = text.replace(needle, 'inline float gemm_epilogue_true(', 1)
-    text = text.replace('#endif', '''inline float gemm_epilogue(float acc, float alpha, float beta,
-                           __global const float *c)
+    text = text.replace(needle, 'inline gemm_c_t gemm_finish1_true(', 1)
+    head, tail = text.rsplit('#endif', 1)
+    text = head + '''inline gemm_c_t gemm_finish1(const float acc, const float alpha, const float beta,
+                             __global const gemm_c_t *p, const float b)
 {
-    return gemm_epilogue_true(acc, alpha, beta, c) +
+    return gemm_finish1_true(acc, alpha, beta, p, b) +
            (get_global_id(0) == 1 && get_global_id(1) == 2 ? 0.01f : 0.0f);
 }
-#endif''')
+#endif''' + tail
     open(path, 'w').write(text)
     rc, out, err = run('--device', 'pocl', '--algo', 'block_tiled', '--size', '70x50x30',
                        '--iters', '1', '--quiet', env={'CLGEMM_KERNEL_DIR': bad_dir})
     expect(rc == 1 and 'FAIL' in out, 'planted wrong result -> FAIL, exit 1', out + err)
     # A write outside C's matrices (one element past the last entry of a problem, into the
     # padding) fails the row even though every entry of C is right.
-    shutil.copy(os.path.join(CL_DIR, 'common.h'), os.path.join(bad_dir, 'common.h'))
+    shutil.copy(os.path.join(CL_DIR, 'epilogue.h'), os.path.join(bad_dir, 'epilogue.h'))
     naive_path = os.path.join(bad_dir, '01_naive.cl')
     naive = open(naive_path).read()
-    store = '*c = gemm_epilogue(acc, alpha, beta, c);'
+    store = 'gemm_store1(C + offC, ldc, bias, row, col, acc, alpha, beta);'
     assert store in naive
     open(naive_path, 'w').write(naive.replace(
-        store, store + '\n    if (row == M - 1 && col == N - 1)\n        c[1] = 0.0f;', 1))
+        store, store + '\n    if (row == M - 1 && col == N - 1)\n        C[offC + row * ldc + col + 1] = 0.0f;', 1))
     rc, out, err = run('--device', 'pocl', '--algo', 'naive', '--size', '20x12x10', '--iters',
                        '1', '--quiet', '--ld-pad', '3', '--batch', '2', '--format', 'csv',
                        env={'CLGEMM_KERNEL_DIR': bad_dir})

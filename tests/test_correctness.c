@@ -20,7 +20,11 @@
  *           offsets, one problem or a batch of 3 -- eight cases per algorithm and element
  *           type, chosen so that every pair of those choices occurs (pairwise, not the full
  *           product, which would not fit the quick suites); 16-bit kernels alternate f16 and
- *           bf16 */
+ *           bf16.  Each case also has a C type (f32, f16, bf16) and an epilogue (none, bias,
+ *           relu, bias_relu, gelu, bias_gelu): every algorithm and element type gets every
+ *           epilogue and every C type, and across the algorithms every pair of C type,
+ *           epilogue, layout, transpose, padding and batch occurs (CLBlast, which has none of
+ *           them, keeps the plain fp32 C) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,8 +131,13 @@ static void run_case(session *s, const char *algo, clgemm_dtype dtype, gemm_shap
 /* The eight cases of the layouts mode for one algorithm and element type (dtype: CLGEMM_F32,
  * or CLGEMM_F16 standing for both 16-bit types).  Case (t, l) has transposes t and layout l;
  * with a = t & 1 and b = t >> 1 the size is l ^ a, the padding l ^ b and the batch l ^ a ^ b,
- * which makes every pair of values of any two choices occur at least once. */
-static void run_layout_cases(session *s, const char *algo, clgemm_dtype dtype)
+ * which makes every pair of values of any two choices occur at least once.  With i = 2t + l
+ * and g the group (the how-manieth algorithm and element type), the epilogue is (i + g) % 6
+ * and C's type (i + (i + g) / 6 + g) % 3: all six and all three in every group, and with 11
+ * or more consecutive g every pair with the others too (checked by enumeration; there are 13:
+ * tensor_core takes mma's g, so that where it runs mma, as on PoCL, the two share their
+ * builds instead of compiling the slowest kernels of the suite twice). */
+static void run_layout_cases(session *s, const char *algo, clgemm_dtype dtype, int group)
 {
     static const char *const trans[] = { "NN", "NT", "TN", "TT" };
     for (int t = 0; t < 4; t++)
@@ -148,9 +157,15 @@ static void run_layout_cases(session *s, const char *algo, clgemm_dtype dtype)
             req.beta = padded ? 0.0f : 0.5f;
             req.dtype = dtype == CLGEMM_F32 ? CLGEMM_F32 : (t + l) % 2 ? CLGEMM_BF16 : CLGEMM_F16;
             req.seed = (uint64_t)(100 * t + 10 * l + dtype);
-            char what[64];
-            snprintf(what, sizeof what, "%s %s, ld+%d, off %d, batch %d, beta=%g",
-                     l ? "col" : "row", trans[t], req.ld_pad, req.offset, req.batch, req.beta);
+            const int i = 2 * t + l;
+            if (group >= 0) {
+                req.epilogue = (clgemm_epilogue)((i + group) % 6);
+                req.c_type = (clgemm_dtype)((i + (i + group) / 6 + group) % 3);
+            }
+            char what[96];
+            snprintf(what, sizeof what, "%s %s, ld+%d, off %d, batch %d, beta=%g, C %s, %s",
+                     l ? "col" : "row", trans[t], req.ld_pad, req.offset, req.batch, req.beta,
+                     clgemm_dtype_name(req.c_type), clgemm_epilogue_name(req.epilogue));
             run_request_case(s, algo, req, what);
         }
 }
@@ -233,16 +248,25 @@ int main(int argc, char **argv)
     const size_t nsizes = m == QUICK ? sizeof quick_sizes / sizeof quick_sizes[0]
                           : m == FULL ? sizeof full_sizes / sizeof full_sizes[0]
                                       : sizeof ksweep_sizes / sizeof ksweep_sizes[0];
+    /* layouts: the group of each algorithm and element type (CLBlast none), mma's kept */
+    int group = 0, mma_group[2] = { -1, -1 };
     for (size_t a = 0; a < nalgos; a++) {
         char name[64];
         snprintf(name, sizeof name, "%.*s", (int)strcspn(algos[a], ":"), algos[a]);
         const clgemm_algorithm_desc *d = clgemm_find_algorithm(name);
         const bool baseline = strcmp(algos[a], BASELINE_NAME) == 0;
         if (m == LAYOUTS) {
-            if (baseline || clgemm_algorithm_has_dtype(algos[a], CLGEMM_F32))
-                run_layout_cases(s, algos[a], CLGEMM_F32);
-            if (!baseline && clgemm_algorithm_has_dtype(algos[a], CLGEMM_F16))
-                run_layout_cases(s, algos[a], CLGEMM_F16);
+            const bool mma = strcmp(algos[a], "mma") == 0;
+            const bool shares = strcmp(algos[a], "tensor_core") == 0;
+            for (int h = 0; h < 2; h++) {
+                if (!(h ? !baseline && clgemm_algorithm_has_dtype(algos[a], CLGEMM_F16)
+                        : baseline || clgemm_algorithm_has_dtype(algos[a], CLGEMM_F32)))
+                    continue;
+                int g = baseline ? -1 : shares && mma_group[h] >= 0 ? mma_group[h] : group++;
+                if (mma)
+                    mma_group[h] = g;
+                run_layout_cases(s, algos[a], h ? CLGEMM_F16 : CLGEMM_F32, g);
+            }
             continue;
         }
         for (int dt = CLGEMM_F32; dt <= CLGEMM_BF16; dt++) {

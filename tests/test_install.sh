@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# meson install into a scratch root, then build tools/example_sgemm.c against the installed
-# library through pkg-config alone and run it on PoCL.
+# meson install into a scratch root, then build tools/example_sgemm.c and
+# examples/linear_bf16_gelu.c against the installed library through pkg-config alone and run
+# them on PoCL.
 #   usage: test_install.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1 src=$2
@@ -19,4 +20,9 @@ cc -std=c11 -Wall -Wextra -Werror "$src/tools/example_sgemm.c" $flags -lm -o "$r
 libdir=$(dirname "$(find "$root" -name libclgemm.so | head -1)")
 LD_LIBRARY_PATH=$libdir "$root/example_sgemm" pocl 123 77 45
 LD_LIBRARY_PATH=$libdir "$root/example_sgemm" pocl 64 64 64
-echo "ok: installed library, header and pkg-config file build and run the example"
+# The descriptor call with a 16-bit C and a fused epilogue: a bf16 linear layer with GELU, on
+# the matrix units' emulation (PoCL has none).
+cc -std=c11 -Wall -Wextra -Werror "$src/examples/linear_bf16_gelu.c" $flags -lm \
+    -o "$root/linear_bf16_gelu"
+LD_LIBRARY_PATH=$libdir CLGEMM_EMULATE_MATRIX=1 "$root/linear_bf16_gelu" pocl 67 45 38
+echo "ok: installed library, header and pkg-config file build and run the examples"

@@ -81,7 +81,40 @@ int test_layouts_invalid(clgemm_context *context)
         "unknown algorithm 'nosuch'");
     BAD("algorithm", d.algorithm = "naive:FOO=1", I, "unknown parameter 'FOO' for naive");
     BAD("ab_type", d.ab_type = CLGEMM_F16, CLGEMM_ERROR_UNSUPPORTED, "takes no f16 data");
+    /* C's type, the epilogue and its bias */
+    BAD("c_type", d.c_type = (clgemm_dtype)3, I, "c_type 3 is not a clgemm_dtype");
+    BAD("epilogue", d.epilogue = (clgemm_epilogue)6, I, "epilogue 6 is not a clgemm_epilogue");
+    BAD("epilogue", d.epilogue = (clgemm_epilogue)-1, I, "epilogue -1");
+    BAD("bias", d.epilogue = CLGEMM_EPILOGUE_BIAS_GELU, I,
+        "bias: NULL buffer, but epilogue bias_gelu adds a bias of N values");
+    BAD("bias", d.bias = b, I, "bias: a buffer is given but epilogue none adds none");
+    BAD("bias", (d.epilogue = CLGEMM_EPILOGUE_GELU, d.bias = b), I,
+        "bias: a buffer is given but epilogue gelu adds none");
+    BAD("off_bias", d.off_bias = 3, I, "off_bias 3 without a bias (epilogue none)");
+    BAD("off_bias", (d.epilogue = CLGEMM_EPILOGUE_BIAS, d.bias = b, d.off_bias = 57), I,
+        "bias: buffer has 256 bytes, needs 260 (off_bias 57 + N 8 elements of f32");
+    BAD("off_bias", (d.epilogue = CLGEMM_EPILOGUE_BIAS, d.bias = b, d.off_bias = big), I,
+        "off_bias 2147483648 + N 8 beyond 32-bit indexing");
+    /* 16-bit C: half the bytes per element, for C and for the bias */
+    BAD("off_bias", (d.c_type = CLGEMM_BF16, d.epilogue = CLGEMM_EPILOGUE_BIAS_RELU,
+                     d.bias = b, d.off_bias = 121), I,
+        "bias: buffer has 256 bytes, needs 258 (off_bias 121 + N 8 elements of bf16, 2 bytes");
+    BAD("off_c", (d.c_type = CLGEMM_F16, d.off_c = 193), I,
+        "C: buffer has 512 bytes, needs 514 (off_c 193");
+    BAD("bias/C", (d.epilogue = CLGEMM_EPILOGUE_BIAS, d.bias = c, d.off_bias = 60), I,
+        "bias overlaps C");
+    BAD("bias/C", (d.c_type = CLGEMM_F16, d.epilogue = CLGEMM_EPILOGUE_BIAS, d.bias = c,
+                   d.off_bias = 120), I, "bias overlaps C");
 #undef BAD
+    /* A bias right after C in the same buffer shares no byte: it runs. */
+    d = ok;
+    d.epilogue = CLGEMM_EPILOGUE_BIAS_RELU;
+    d.bias = c;
+    d.off_bias = 64;
+    st = clgemm_gemm(ctx, &d, NULL, NULL, NULL);
+    printf("%s a bias beside C in one buffer -> %s %s\n", st ? "FAIL" : "ok  ",
+           clgemm_status_string(st), clgemm_last_error());
+    failures += st != CLGEMM_SUCCESS;
     /* Interleaved: A[0] C[0] A[1] C[1] in one buffer share no byte, and run. */
     d = ok;
     d.A = d.C = c;

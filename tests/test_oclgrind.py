@@ -47,12 +47,17 @@ UNINIT_WHY = ('--uninitialized needs -cl-opt-disable: on optimised code Oclgrind
 # uninitialized mode runs unoptimised code, several times slower: it keeps the edge cases (33,
 # 7x5x3) and leaves the beta path to the kernels mode; the emulated matrix kernels are slower
 # still (80 s for one 33^3 run at -O0), so they get the smallest size there.
-# The general call: a transposed column-major problem with padded leading dimensions, and a
-# batch with tight ones (the packing pre-passes of cl/layout.cl run here too).  Native
+# The general call: a transposed column-major problem with padded leading dimensions, a
+# batch with tight ones (the packing pre-passes of cl/layout.cl run here too), and a 16-bit C
+# with an epilogue.  Native
 # kernels only: the emulated matrix kernels would double this suite's time.
 GENERAL = [
     ('37x29x19', ['--layout', 'col', '--trans', 'TN', '--ld-pad', '3', '--beta', '0.5']),
     ('33x17x9', ['--trans', 'NT', '--batch', '2', '--ld-pad', '0']),
+    # A 16-bit C with a fused epilogue: bf16 stores, C read as bf16 (beta), the bias per
+    # caller's column along the kernel's rows (column-major), written in place (ldc 36).
+    ('36x24x13', ['--layout', 'col', '--out', 'bf16', '--epilogue', 'bias_gelu', '--beta', '0.5',
+                  '--ld-pad', '0']),
 ]
 SIZES_BY_MODE = {
     'kernels': (SIZES + GENERAL, SIZES),

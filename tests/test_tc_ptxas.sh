@@ -20,6 +20,19 @@ cat > "$tmp/prelude.h" <<'PRE'
 #define get_group_id(d) ((d) == 0 ? __nvvm_read_ptx_sreg_ctaid_x() : \
                          (d) == 1 ? __nvvm_read_ptx_sreg_ctaid_y() : __nvvm_read_ptx_sreg_ctaid_z())
 #define barrier(f) __syncthreads()
+/* cl/epilogue.h's built-ins: GELU's tanh (a stand-in of similar shape, for float and float4
+ * alike) and the f16 loads and stores, as NVIDIA's single conversion instructions */
+#define tanh(x) ((x) / (1.0f + (x) * (x)))
+#define vstore_half_rte(v, o, p) (((__global ushort *)(p))[o] = __nvvm_f2h_rn(v))
+#define vstore_half2_rte(v, o, p) (vstore_half_rte((v).x, 2 * (o), p), \
+                                   vstore_half_rte((v).y, 2 * (o) + 1, p))
+#define vstore_half4_rte(v, o, p) (vstore_half2_rte((v).xy, 2 * (o), p), \
+                                   vstore_half2_rte((v).zw, 2 * (o) + 1, p))
+#define vload_half(o, p) (as_float((((uint)((__global const ushort *)(p))[o] & 0x8000u) << 16) | \
+                                   (((uint)((__global const ushort *)(p))[o] & 0x7fffu) << 13)) * \
+                          0x1.0p112f)
+#define vload_half4(o, p) ((float4)(vload_half(4 * (o), p), vload_half(4 * (o) + 1, p), \
+                                    vload_half(4 * (o) + 2, p), vload_half(4 * (o) + 3, p)))
 PRE
 expand() {  # the host's #include "x.h" expansion, for one file of cl/
     python3 - "$root/cl" "$1" <<'PY'
@@ -44,7 +57,9 @@ for params in "-DDTYPE=0 -DWM=64 -DWN=32 -DTM=16 -DTN=4" "-DDTYPE=0 -DWM=64 -DWN
         "-DDTYPE=0 -DWM=64 -DWN=32 -DTM=16 -DTN=4 -DSPLIT=1" "-DDTYPE=0 -DWM=64 -DWN=32 -DTM=16 -DTN=4 -DSPLIT=1 -DLDMATRIX=1" \
         "-DDTYPE=0 -DBM=64 -DBN=32 -DBK=32 -DWM=32 -DWN=8 -DTM=8 -DTN=1 -DLDMATRIX=1" \
         "-DDTYPE=1 -DBK=32 -DWM=64 -DWN=64 -DTM=32 -DTN=4" "-DDTYPE=2 -DBK=32 -DWM=64 -DWN=64 -DTM=32 -DTN=4" \
-        "-DDTYPE=1" "-DDTYPE=2 -DBM=32 -DBN=32 -DBK=64 -DWM=16 -DWN=16 -DTM=8 -DTN=1"; do
+        "-DDTYPE=1" "-DDTYPE=2 -DBM=32 -DBN=32 -DBK=64 -DWM=16 -DWN=16 -DTM=8 -DTN=1" \
+        "-DDTYPE=2 -DBK=32 -DWM=64 -DWN=64 -DTM=32 -DTN=4 -DGEMM_CTYPE=2 -DGEMM_EPILOGUE=5" \
+        "-DDTYPE=0 -DWM=64 -DWN=32 -DTM=16 -DTN=4 -DGEMM_CTYPE=1 -DGEMM_EPILOGUE=3 -DGEMM_BIAS_ROWS=1"; do
     # "inline" as static inline: clang may keep a plain C99 inline function out of line,
     # without a definition to link.  asm: clang's OpenCL mode spells it __asm__.
     if ! "$clang" -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -march=sm_80 -O3 -S \

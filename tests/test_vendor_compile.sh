@@ -41,10 +41,22 @@ show() { sed -n '1,40p' "$1" | sed 's/^/    | /'; }
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/clgemm-vendor.XXXXXX") || exit 1
 trap 'rm -rf "$WORK"' EXIT
 
-# The host's textual include: the line `#include "common.h"` becomes the file.
+# The host's textual include: the line `#include "common.h"` becomes the file, and so does
+# common.h's own `#include "epilogue.h"`.
 paste_common() { # SRC DST
-    awk -v common="$CL_DIR/common.h" '
-        /^[ \t]*#[ \t]*include[ \t]*"common.h"/ { while ((getline l < common) > 0) print l; next }
+    awk -v dir="$CL_DIR" '
+        function paste(file,    l) {
+            while ((getline l < file) > 0) {
+                if (l ~ /^[ \t]*#[ \t]*include[ \t]*"(common|epilogue)\.h"/) {
+                    sub(/^[^"]*"/, "", l)
+                    sub(/".*$/, "", l)
+                    paste(dir "/" l)
+                } else
+                    print l
+            }
+            close(file)
+        }
+        /^[ \t]*#[ \t]*include[ \t]*"common.h"/ { paste(dir "/common.h"); next }
         { print }' "$1" > "$2"
 }
 

@@ -21,6 +21,19 @@ cat > "$tmp/prelude.h" <<'PRE'
                          (d) == 1 ? __nvvm_read_ptx_sreg_ctaid_y() : __nvvm_read_ptx_sreg_ctaid_z())
 #define get_num_groups(d) ((d) == 0 ? __nvvm_read_ptx_sreg_nctaid_x() : __nvvm_read_ptx_sreg_nctaid_y())
 #define barrier(f) __syncthreads()
+/* cl/epilogue.h's built-ins: GELU's tanh (a stand-in of similar shape, for float and float4
+ * alike) and the f16 loads and stores, as NVIDIA's single conversion instructions */
+#define tanh(x) ((x) / (1.0f + (x) * (x)))
+#define vstore_half_rte(v, o, p) (((__global ushort *)(p))[o] = __nvvm_f2h_rn(v))
+#define vstore_half2_rte(v, o, p) (vstore_half_rte((v).x, 2 * (o), p), \
+                                   vstore_half_rte((v).y, 2 * (o) + 1, p))
+#define vstore_half4_rte(v, o, p) (vstore_half2_rte((v).xy, 2 * (o), p), \
+                                   vstore_half2_rte((v).zw, 2 * (o) + 1, p))
+#define vload_half(o, p) (as_float((((uint)((__global const ushort *)(p))[o] & 0x8000u) << 16) | \
+                                   (((uint)((__global const ushort *)(p))[o] & 0x7fffu) << 13)) * \
+                          0x1.0p112f)
+#define vload_half4(o, p) ((float4)(vload_half(4 * (o), p), vload_half(4 * (o) + 1, p), \
+                                    vload_half(4 * (o) + 2, p), vload_half(4 * (o) + 3, p)))
 PRE
 expand() {  # the host's #include "x.h" expansion, for one file of cl/
     python3 - "$root/cl" "$1" <<'PY'
@@ -47,7 +60,8 @@ t10="-DBM=64 -DBN=256 -DWGN=256 -DBK=16 -DSTAGES=4 -DINFLIGHT=1"
 # "wg:" entries are cl/09_wgmma.cl (cp.async, m64nNk16, DTYPE 1 f16 / 2 bf16), "tma:" entries
 # cl/10_wgmma_tma.cl (TMA copies, mbarriers, producer warp; DTYPE 0 is TF32 on the packed
 # operands, SPLIT=1 tf32x3, PACKA only tells the host whether to round A).  Step 9's registry
-# default first: two warpgroups on 128 x 128, 32-deep 64-byte swizzled slices two deep.
+# default first: two warpgroups on 128 x 128, 32-deep 64-byte swizzled slices two deep.  The
+# last three store a 16-bit C through a fused epilogue (cl/epilogue.h).
 for params in "wg:" "wg:-DDTYPE=2" "wg:$u9" "wg:$u9 -DDTYPE=2" "wg:$u9 -DWAIT=0 -DSTAGES=3" \
         "wg:$u9 -DBM=128 -DBN=128 -DWGN=128 -DBK=16 -DSTAGES=4" \
         "wg:$u9 -DDTYPE=2 -DBN=128 -DWGN=128 -DBK=32 -DSTAGES=3" \
@@ -64,7 +78,11 @@ for params in "wg:" "wg:-DDTYPE=2" "wg:$u9" "wg:$u9 -DDTYPE=2" "wg:$u9 -DWAIT=0 
         "tma:$t10 -DDTYPE=0 -DBM=128 -DBK=8 -DSTAGES=3 -DPACKA=0" \
         "tma:$t10 -DDTYPE=0 -DBN=64 -DWGN=64 -DBK=32 -DSTAGES=2" \
         "tma:$t10 -DDTYPE=0 -DSPLIT=1 -DBN=64 -DWGN=64 -DBK=16 -DSTAGES=2" \
-        "tma:$t10 -DDTYPE=0 -DSPLIT=1 -DBM=128 -DBN=64 -DWGN=64 -DBK=8 -DSTAGES=2 -DINFLIGHT=0"; do
+        "tma:$t10 -DDTYPE=0 -DSPLIT=1 -DBM=128 -DBN=64 -DWGN=64 -DBK=8 -DSTAGES=2 -DINFLIGHT=0" \
+        "wg:-DDTYPE=2 -DGEMM_CTYPE=2 -DGEMM_EPILOGUE=5" \
+        "tma:$t10 -DDTYPE=2 -DGEMM_CTYPE=2 -DGEMM_EPILOGUE=5 -DGEMM_BIAS_ROWS=1" \
+        "tma:$t10 -DDTYPE=0 -DBK=8 -DGEMM_CTYPE=1 -DGEMM_EPILOGUE=3" \
+        "tma:$t10 -DDTYPE=0 -DBK=8 -DGEMM_CTYPE=2 -DGEMM_EPILOGUE=3" "tma:$t10 -DDTYPE=0 -DBK=8 -DGEMM_EPILOGUE=5"; do
     # (No shapes beyond 48 KiB of local memory here: the CUDA toolkit's ptxas refuses more than
     # 0xc000 bytes of static shared memory, where the driver's own compiler takes 227 KiB; so
     # neither step 10 registry default is among them.)

@@ -242,7 +242,8 @@ void gemm_mma(const int M, const int N, const int K, const float alpha,
               __global const ta_in *restrict A, const int offA, const int lda,
               __global const ta_in *restrict B, const int offB, const int ldb,
               const float beta,
-              __global float *restrict C, const int offC, const int ldc,
+              __global gemm_c_t *restrict C, const int offC, const int ldc,
+              __global const gemm_c_t *restrict bias, const int offBias,
               const int strideA, const int strideB, const int strideC)
 {
     GEMM_BATCH_ENTRY(A, B, C);
@@ -262,6 +263,7 @@ void gemm_mma(const int M, const int N, const int K, const float alpha,
     A += offA + row0 * lda;
     B += offB + col0;
     C += offC + row0 * ldc + col0;
+    GEMM_BIAS_MOVE(row0, col0);
     const bool edge = rows_left < BM || cols_left < BN;
 
 #ifdef TA_MFMA
@@ -362,7 +364,7 @@ void gemm_mma(const int M, const int N, const int K, const float alpha,
                 const int r = wm0 + 16 * i + 2 * q + lane / 16;
 #endif
                 if (!edge || (r < rows_left && c < cols_left))
-                    C[r * ldc + c] = gemm_epilogue(v[q], alpha, beta, &C[r * ldc + c]);
+                    gemm_store1(C, ldc, bias, r, c, v[q], alpha, beta);
             }
         }
     }

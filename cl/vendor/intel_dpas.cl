@@ -198,7 +198,8 @@ void gemm_mma(const int M, const int N, const int K, const float alpha,
               __global const ti_in *restrict A, const int offA, const int lda,
               __global const ti_in *restrict B, const int offB, const int ldb,
               const float beta,
-              __global float *restrict C, const int offC, const int ldc,
+              __global gemm_c_t *restrict C, const int offC, const int ldc,
+              __global const gemm_c_t *restrict bias, const int offBias,
               const int strideA, const int strideB, const int strideC)
 {
     GEMM_BATCH_ENTRY(A, B, C);
@@ -220,6 +221,7 @@ void gemm_mma(const int M, const int N, const int K, const float alpha,
     A += offA + row0 * lda;
     B += offB + col0;
     C += offC + row0 * ldc + col0;
+    GEMM_BIAS_MOVE(row0, col0);
     const bool edge = rows_left < BM || cols_left < BN;
 
     float8 acc[TI_FM][TN];
@@ -282,7 +284,7 @@ void gemm_mma(const int M, const int N, const int K, const float alpha,
             for (int r8 = 0; r8 < 8; ++r8) {
                 const int r = wm0 + 8 * i + r8;
                 if (!edge || (r < rows_left && c < cols_left))
-                    C[r * ldc + c] = gemm_epilogue(v[r8], alpha, beta, &C[r * ldc + c]);
+                    gemm_store1(C, ldc, bias, r, c, v[r8], alpha, beta);
             }
         }
     }

@@ -43,29 +43,44 @@ double tolerance_for_inputs(const char *precision, const char *dtype, int K)
     return 2.0 * tolerance_f32(K) + 0x1.0p-20;
 }
 
-static double entry_error(double c, double ref, double scale)
+/* C's rounding to a 16-bit type (rel of |c|, plus abs) is allowed before the metric. */
+static double entry_error(double c, double ref, double scale, double rel, double abs_part)
 {
     if (!isfinite(c))
         return INFINITY;
-    double d = fabs(c - ref);
-    if (d == 0.0)
+    double d = fabs(c - ref) - rel * fabs(c) - abs_part;
+    if (d <= 0.0)
         return 0.0;
     return scale > 0.0 ? d / scale : INFINITY;
 }
 
-/* What the metric adds for C's own term, and the final value and scale of an entry. */
+/* Where the entries' final values go: the reference's arrays at an index. */
+typedef struct entry_out {
+    const c_epilogue *epi; /* NULL: plain */
+    double *value, *scale, *plain, *plain_scale;
+} entry_out;
+
+/* What the metric adds for C's own term, then the epilogue: the final value and scale of an
+ * entry, and with an epilogue its plain ones too. */
 static void finish_entry(const host_matrix *C0, float alpha, float beta, int b, int i, int j,
-                         double sum, double mag, double *value, double *scale)
+                         double sum, double mag, const entry_out *o, size_t t)
 {
     double c0 = beta != 0.0f ? (double)host_matrix_at(C0, b, i, j) : 0.0;
-    *value = (double)alpha * sum + (double)beta * c0;
-    *scale = fabs((double)alpha) * mag + fabs((double)beta * c0);
+    const double p = (double)alpha * sum + (double)beta * c0;
+    const double s = fabs((double)alpha) * mag + fabs((double)beta * c0);
+    double bias_mag = 0.0;
+    o->value[t] = epilogue_apply(o->epi, j, p, &bias_mag);
+    o->scale[t] = s + bias_mag;
+    if (o->plain) {
+        o->plain[t] = p;
+        o->plain_scale[t] = s;
+    }
 }
 
 /* One entry computed from scratch: used for samples. */
 static void exact_entry(const host_matrix *A, const host_matrix *B, const host_matrix *C0,
-                        float alpha, float beta, int b, int i, int j, double *value,
-                        double *scale)
+                        float alpha, float beta, int b, int i, int j, const entry_out *o,
+                        size_t t)
 {
     double sum = 0.0, mag = 0.0;
     for (int k = 0; k < host_matrix_op_cols(A); k++) {
@@ -73,7 +88,7 @@ static void exact_entry(const host_matrix *A, const host_matrix *B, const host_m
         sum += p;
         mag += fabs(p);
     }
-    finish_entry(C0, alpha, beta, b, i, j, sum, mag, value, scale);
+    finish_entry(C0, alpha, beta, b, i, j, sum, mag, o, t);
 }
 
 /* Distances between neighbours of op(B): along j (bj) and along k (bk); one of them is 1. */
@@ -85,15 +100,31 @@ static void op_steps(const host_matrix *m, size_t *along_rows, size_t *along_col
     *along_cols = m->trans ? r : c;
 }
 
+/* The reference's output arrays (plain ones only with an epilogue); 0, or -1 out of memory. */
+static int alloc_values(reference *ref, size_t n, const c_epilogue *epi, entry_out *o)
+{
+    ref->value = calloc(n, sizeof(double));
+    ref->scale = calloc(n, sizeof(double));
+    if (ref->epilogue) {
+        ref->plain = calloc(n, sizeof(double));
+        ref->plain_scale = calloc(n, sizeof(double));
+    }
+    *o = (entry_out){ ref->epilogue ? epi : NULL, ref->value, ref->scale, ref->plain,
+                      ref->plain_scale };
+    return ref->value && ref->scale && (!ref->epilogue || (ref->plain && ref->plain_scale))
+               ? 0
+               : -1;
+}
+
 static int build_full(reference *ref, const host_matrix *A, const host_matrix *B,
-                      const host_matrix *C0, float alpha, float beta)
+                      const host_matrix *C0, float alpha, float beta, const c_epilogue *epi)
 {
     int M = ref->shape.M, N = ref->shape.N, K = ref->shape.K;
     ref->count = (size_t)ref->batch * (size_t)M * (size_t)N;
-    ref->value = calloc(ref->count, sizeof(double));
-    ref->scale = calloc(ref->count, sizeof(double));
+    entry_out o;
+    const int made = alloc_values(ref, ref->count, epi, &o);
     double *arow = malloc((size_t)K * sizeof(double));
-    if (!ref->value || !ref->scale || !arow) {
+    if (made != 0 || !arow) {
         free(arow);
         return -1;
     }
@@ -131,7 +162,7 @@ static int build_full(reference *ref, const host_matrix *A, const host_matrix *B
                 }
             }
             for (int j = 0; j < N; j++)
-                finish_entry(C0, alpha, beta, b, i, j, sum[j], mag[j], &sum[j], &mag[j]);
+                finish_entry(C0, alpha, beta, b, i, j, sum[j], mag[j], &o, at + (size_t)j);
         }
     }
     free(arow);
@@ -157,16 +188,16 @@ static void add_sample(reference *ref, int b, int i, int j)
 /* Whole first and last rows and columns of the first and last problem of a batch (where edge
  * bugs live), the corners of the others, and random entries of any. */
 static int build_sampled(reference *ref, const host_matrix *A, const host_matrix *B,
-                         const host_matrix *C0, float alpha, float beta, uint64_t seed)
+                         const host_matrix *C0, float alpha, float beta, const c_epilogue *epi,
+                         uint64_t seed)
 {
     int M = ref->shape.M, N = ref->shape.N, nb = ref->batch;
     size_t cap = 2 * (2 * (size_t)M + 2 * (size_t)N) + 4 * (size_t)nb + RANDOM_SAMPLES;
     ref->batches = malloc(cap * sizeof(int));
     ref->rows = malloc(cap * sizeof(int));
     ref->cols = malloc(cap * sizeof(int));
-    ref->value = malloc(cap * sizeof(double));
-    ref->scale = malloc(cap * sizeof(double));
-    if (!ref->batches || !ref->rows || !ref->cols || !ref->value || !ref->scale)
+    entry_out o;
+    if (alloc_values(ref, cap, epi, &o) != 0 || !ref->batches || !ref->rows || !ref->cols)
         return -1;
     ref->count = 0;
     for (int b = 0; b < nb; b++) {
@@ -194,21 +225,30 @@ static int build_sampled(reference *ref, const host_matrix *A, const host_matrix
         add_sample(ref, nb > 1 ? (int)(next(&s) % (uint64_t)nb) : 0, i, j);
     }
     for (size_t t = 0; t < ref->count; t++)
-        exact_entry(A, B, C0, alpha, beta, ref->batches[t], ref->rows[t], ref->cols[t],
-                    &ref->value[t], &ref->scale[t]);
+        exact_entry(A, B, C0, alpha, beta, ref->batches[t], ref->rows[t], ref->cols[t], &o, t);
     return 0;
 }
 
 int reference_build(reference *ref, const host_matrix *A, const host_matrix *B,
                     const host_matrix *C0, float alpha, float beta, bool full, uint64_t seed)
 {
+    return reference_build_epilogue(ref, A, B, C0, alpha, beta, NULL, full, seed);
+}
+
+int reference_build_epilogue(reference *ref, const host_matrix *A, const host_matrix *B,
+                             const host_matrix *C0, float alpha, float beta,
+                             const c_epilogue *epi, bool full, uint64_t seed)
+{
     memset(ref, 0, sizeof *ref);
+    ref->epilogue = epilogue_active(epi);
+    if (ref->epilogue)
+        epilogue_rounding(epi->c_type, &ref->round_rel, &ref->round_abs);
     ref->shape = (gemm_shape){ host_matrix_op_rows(A), host_matrix_op_cols(B),
                                host_matrix_op_cols(A) };
     ref->batch = C0->batch;
     ref->full = full;
-    int rc = full ? build_full(ref, A, B, C0, alpha, beta)
-                  : build_sampled(ref, A, B, C0, alpha, beta, seed);
+    int rc = full ? build_full(ref, A, B, C0, alpha, beta, epi)
+                  : build_sampled(ref, A, B, C0, alpha, beta, epi, seed);
     if (rc != 0)
         reference_free(ref);
     return rc;
@@ -221,10 +261,13 @@ void reference_free(reference *ref)
     free(ref->cols);
     free(ref->value);
     free(ref->scale);
+    free(ref->plain);
+    free(ref->plain_scale);
     memset(ref, 0, sizeof *ref);
 }
 
-double reference_error(const reference *ref, const host_matrix *C)
+static double error_against(const reference *ref, const host_matrix *C, const double *value,
+                            const double *scale, double rel, double abs_part)
 {
     double worst = 0.0;
     size_t M = (size_t)ref->shape.M, N = (size_t)ref->shape.N;
@@ -232,16 +275,37 @@ double reference_error(const reference *ref, const host_matrix *C)
         int b = ref->full ? (int)(t / (M * N)) : ref->batches[t];
         int i = ref->full ? (int)(t / N % M) : ref->rows[t];
         int j = ref->full ? (int)(t % N) : ref->cols[t];
-        double err = entry_error(host_matrix_at(C, b, i, j), ref->value[t], ref->scale[t]);
+        double err = entry_error(host_matrix_at(C, b, i, j), value[t], scale[t], rel, abs_part);
         if (!(err <= worst))
             worst = err; /* also catches NaN */
     }
     return worst;
 }
 
+double reference_error(const reference *ref, const host_matrix *C)
+{
+    return error_against(ref, C, ref->value, ref->scale, ref->round_rel, ref->round_abs);
+}
+
+double reference_error_plain(const reference *ref, const host_matrix *C)
+{
+    return ref->epilogue ? error_against(ref, C, ref->plain, ref->plain_scale, 0.0, 0.0)
+                         : reference_error(ref, C);
+}
+
 double compare_error(const host_matrix *A, const host_matrix *B, const host_matrix *C0,
                      float alpha, float beta, const host_matrix *C, const host_matrix *other)
 {
+    return compare_error_epilogue(A, B, C0, alpha, beta, NULL, C, other);
+}
+
+double compare_error_epilogue(const host_matrix *A, const host_matrix *B, const host_matrix *C0,
+                              float alpha, float beta, const c_epilogue *epi,
+                              const host_matrix *C, const host_matrix *other)
+{
+    double rel = 0.0, abs_part = 0.0;
+    if (epi)
+        epilogue_rounding(epi->c_type, &rel, &abs_part);
     int M = host_matrix_op_rows(A), N = host_matrix_op_cols(B), K = host_matrix_op_cols(A);
     double *row_norm = malloc((size_t)M * sizeof(double));
     double *col_norm = malloc((size_t)N * sizeof(double));
@@ -265,8 +329,10 @@ double compare_error(const host_matrix *A, const host_matrix *B, const host_matr
                 double c0 = beta != 0.0f ? (double)host_matrix_at(C0, b, i, j) : 0.0;
                 double scale = fabs((double)alpha) * sqrt(row_norm[i] * col_norm[j]) +
                                fabs((double)beta * c0);
-                double theirs = host_matrix_at(other, b, i, j);
-                double err = entry_error(host_matrix_at(C, b, i, j), theirs, scale);
+                double bias_mag = 0.0;
+                double theirs = epilogue_apply(epi, j, host_matrix_at(other, b, i, j), &bias_mag);
+                double err = entry_error(host_matrix_at(C, b, i, j), theirs, scale + bias_mag,
+                                         rel, abs_part);
                 if (!isfinite(theirs))
                     err = INFINITY;
                 if (!(err <= worst))

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "epilogue_check.h"
 #include "matrix.h"
 #include "shape.h"
 
@@ -27,6 +28,11 @@ typedef struct reference {
     int *batches, *rows, *cols; /* sample positions (NULL when full) */
     double *value;    /* exact-ish C at each checked entry */
     double *scale;    /* the metric's denominator there */
+    /* With an epilogue or a 16-bit C (epilogue_check.h): value is act(p + bias), scale has
+     * |bias| added, and plain/plain_scale keep p and its scale for CLBlast's plain row. */
+    bool epilogue;
+    double *plain, *plain_scale;
+    double round_rel, round_abs; /* C's rounding, allowed on top of the metric */
 } reference;
 
 /* Problems up to this many multiply-adds get the full reference by default. */
@@ -36,12 +42,25 @@ typedef struct reference {
  * from the matrices as stored (either layout, any leading dimension). */
 int reference_build(reference *ref, const host_matrix *A, const host_matrix *B,
                     const host_matrix *C0, float alpha, float beta, bool full, uint64_t seed);
+/* The same for the whole operation: the epilogue applied and C's rounding allowed for (epi
+ * may be NULL: the plain GEMM). */
+int reference_build_epilogue(reference *ref, const host_matrix *A, const host_matrix *B,
+                             const host_matrix *C0, float alpha, float beta,
+                             const c_epilogue *epi, bool full, uint64_t seed);
 void reference_free(reference *ref);
 double reference_error(const reference *ref, const host_matrix *C);
+/* Against the plain product (no epilogue, no rounding of C): CLBlast's row when the run has
+ * an epilogue or a 16-bit C, which CLBlast does not do. */
+double reference_error_plain(const reference *ref, const host_matrix *C);
 
 /* Entry-by-entry agreement of two results of the same product (see above). */
 double compare_error(const host_matrix *A, const host_matrix *B, const host_matrix *C0,
                      float alpha, float beta, const host_matrix *C, const host_matrix *other);
+/* The same where `other` is the plain product (CLBlast's) and C had epi applied: other's
+ * entries go through the epilogue in double, and C's rounding is allowed for. */
+double compare_error_epilogue(const host_matrix *A, const host_matrix *B, const host_matrix *C0,
+                              float alpha, float beta, const c_epilogue *epi,
+                              const host_matrix *C, const host_matrix *other);
 
 /* The largest error accepted for fp32 with inner dimension K: u * max(4, 2 sqrt(K)) with
  * u = 2^-24 the unit roundoff.  Honest fp32 sums of random data measure about u * sqrt(K) / 4

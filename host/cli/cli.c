@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "clgemm.h"
+#include "epilogue_check.h"
 #include "runner.h"
 
 /* A whole-string decimal integer in [lo, hi]. */
@@ -136,6 +137,8 @@ enum {
     OPT_TRANS,
     OPT_LD_PAD,
     OPT_BATCH,
+    OPT_OUT,
+    OPT_EPILOGUE,
 };
 
 static const struct option long_options[] = {
@@ -161,6 +164,8 @@ static const struct option long_options[] = {
     { "trans", required_argument, NULL, OPT_TRANS },
     { "ld-pad", required_argument, NULL, OPT_LD_PAD },
     { "batch", required_argument, NULL, OPT_BATCH },
+    { "out", required_argument, NULL, OPT_OUT },
+    { "epilogue", required_argument, NULL, OPT_EPILOGUE },
     { NULL, 0, NULL, 0 },
 };
 
@@ -328,6 +333,19 @@ static int take_option(cli_options *o, int opt, const char *v, errbuf *e)
             return -1;
         }
         o->batch = (int)n;
+        return 0;
+    case OPT_OUT:
+        if (!strcmp(v, "tf32x3") || parse_dtype(v, &o->c_type, &tf32x3, e) != 0) {
+            err_set(e, "bad --out '%s': expected f32, f16 or bf16", v);
+            return -1;
+        }
+        return 0;
+    case OPT_EPILOGUE:
+        if (epilogue_parse(v, &o->epilogue) != 0) {
+            err_set(e, "bad --epilogue '%s': expected none, bias, relu, bias_relu, gelu or "
+                       "bias_gelu", v);
+            return -1;
+        }
         return 0;
     }
     err_set(e, "unknown option (see --help)");

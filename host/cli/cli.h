@@ -26,13 +26,15 @@ typedef struct cli_options {
     output_format format;
     uint64_t seed;
     float alpha, beta;
-    clgemm_dtype dtype; /* of A and B (--dtype); C is always fp32 */
+    clgemm_dtype dtype; /* of A and B (--dtype); C's is c_type (--out) */
     clgemm_layout layout;  /* --layout row|col */
     clgemm_op op_a, op_b;  /* --trans NN|NT|TN|TT */
     int ld_pad;            /* --ld-pad P (each leading dimension: its line length + P); -1:
                               lines padded to 32-element multiples */
     int batch;             /* --batch N, >= 1 */
     bool cold_l2;          /* --cold-l2: evict the L2 before each timed run */
+    clgemm_dtype c_type;   /* --out f32|f16|bf16 */
+    clgemm_epilogue epilogue; /* --epilogue NAME */
 } cli_options;
 
 /* Exit status for bad input, as documented in --help. */

@@ -131,6 +131,8 @@ int main(int argc, char **argv)
     req.ld_pad = opt.ld_pad;
     req.batch = opt.batch;
     req.cold_l2 = opt.cold_l2;
+    req.c_type = opt.c_type;
+    req.epilogue = opt.epilogue;
     req.progress = !opt.quiet;
     req.algos = algos;
     req.nalgos = pick_algos(&opt, algos, from_all, sizeof algos / sizeof algos[0]);

@@ -36,7 +36,7 @@ static const char *note_text(const run_row *row)
 }
 
 /* What the problem line adds when the operands are not the defaults: "; col-major, trans TN,
- * batch 3, ld pad 0". */
+ * batch 3, ld pad 0, epilogue bias_gelu". */
 static void operand_text(const run_result *res, char *buf, size_t size)
 {
     size_t n = 0;
@@ -52,6 +52,8 @@ static void operand_text(const run_result *res, char *buf, size_t size)
         ADD("%sld pad %d", n ? ", " : "; ", res->ld_pad);
     if (res->cold_l2)
         ADD("%scold L2", n ? ", " : "; ");
+    if (res->epilogue != CLGEMM_EPILOGUE_NONE)
+        ADD("%sepilogue %s", n ? ", " : "; ", clgemm_epilogue_name(res->epilogue));
 #undef ADD
 }
 
@@ -65,13 +67,16 @@ static void print_table(FILE *out, const report_entry *r, bool show_unsupported)
     operand_text(res, operands, sizeof operands);
     fprintf(out, "device   %s (%s, %s)\n", d->name, device_type_name(d->type), d->platform_name);
     fprintf(out, "driver   %s; %s\n", d->driver, d->version);
-    if (res->dtype == CLGEMM_F32)
+    const char *c_type = res->c_type == CLGEMM_F32 ? "fp32" : clgemm_dtype_name(res->c_type);
+    if (res->dtype == CLGEMM_F32 && res->c_type == CLGEMM_F32)
         fprintf(out, "problem  C = %g*%s*%s + %g*C, fp32, M x N x K = %d x %d x %d%s\n", r->alpha,
                 a, b, r->beta, res->shape.M, res->shape.N, res->shape.K, operands);
     else
-        fprintf(out, "problem  C = %g*%s*%s + %g*C, A and B %s (rounded on the host), C fp32, "
+        fprintf(out, "problem  C = %g*%s*%s + %g*C, A and B %s%s, C %s, "
                      "M x N x K = %d x %d x %d%s\n",
-                r->alpha, a, b, r->beta, clgemm_dtype_name(res->dtype), res->shape.M,
+                r->alpha, a, b, r->beta,
+                res->dtype == CLGEMM_F32 ? "fp32" : clgemm_dtype_name(res->dtype),
+                res->dtype == CLGEMM_F32 ? "" : " (rounded on the host)", c_type, res->shape.M,
                 res->shape.N, res->shape.K, operands);
     fprintf(out, "check    %s\n\n", res->check_method);
     fprintf(out, "%-24s %11s %11s %11s %10s %10s %-7s %s\n", "algorithm", "median ms", "min ms",
@@ -178,7 +183,7 @@ static void print_csv(FILE *out, const report_entry *e, size_t n)
 {
     fprintf(out, "device,platform,driver,M,N,K,algorithm,status,ms_median,ms_min,runs,gflops,"
                  "vs_clblast,error,tolerance,precision,backend,build_ms,from_cache,params,note,"
-                 "dtype,layout,trans,batch,ld_pad,gbps,l2\n");
+                 "dtype,layout,trans,batch,ld_pad,gbps,l2,c_type,epilogue\n");
     for (size_t j = 0; j < n; j++)
         for (size_t i = 0; i < e[j].result.nrows; i++) {
             const run_row *row = &e[j].result.rows[i];
@@ -216,7 +221,8 @@ static void print_csv(FILE *out, const report_entry *e, size_t n)
             if (res->ld_pad >= 0) /* empty: the default padding to 32-element multiples */
                 fprintf(out, "%d", res->ld_pad);
             csv_num(out, timed ? row->gbps : NAN);
-            fprintf(out, ",%s\n", res->cold_l2 ? "cold" : "warm");
+            fprintf(out, ",%s,%s,%s\n", res->cold_l2 ? "cold" : "warm",
+                    clgemm_dtype_name(res->c_type), clgemm_epilogue_name(res->epilogue));
         }
 }
 
@@ -290,6 +296,9 @@ static json_object *json_result(const report_entry *e)
     json_object_object_add(o, "batch", json_object_new_int(res->batch));
     /* null: the default padding of every line to a multiple of 32 elements */
     json_object_object_add(o, "ld_pad", res->ld_pad >= 0 ? json_object_new_int(res->ld_pad) : NULL);
+    json_object_object_add(o, "c_type", json_object_new_string(clgemm_dtype_name(res->c_type)));
+    json_object_object_add(o, "epilogue",
+                           json_object_new_string(clgemm_epilogue_name(res->epilogue)));
     json_object_object_add(o, "check", json_object_new_string(res->check_method));
     /* "cold": the L2 was evicted before each timed run (--cold-l2) */
     json_object_object_add(o, "l2", json_object_new_string(res->cold_l2 ? "cold" : "warm"));

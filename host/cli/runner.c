@@ -150,6 +150,11 @@ static void run_one(session *s, const run_request *req, workspace *w,
             return;
         }
         snprintf(row->params, sizeof row->params, "CLBlast defaults");
+        row->plain = req->c_type != CLGEMM_F32 || req->epilogue != CLGEMM_EPILOGUE_NONE;
+        if (row->plain)
+            snprintf(row->note, sizeof row->note, "the plain fp32 GEMM of the same shapes: "
+                     "CLBlast has no %s", req->c_type != CLGEMM_F32 ? "16-bit C" :
+                     "fused epilogue");
         snprintf(row->precision, sizeof row->precision, "fp32");
         snprintf(row->backend, sizeof row->backend, "clblast");
     } else {
@@ -206,6 +211,8 @@ int session_run(session *s, const run_request *req, run_result *out, errbuf *e)
     memset(out, 0, sizeof *out);
     out->shape = req->shape;
     out->dtype = req->dtype;
+    out->c_type = req->c_type;
+    out->epilogue = req->epilogue;
     out->layout = req->layout;
     out->op_a = req->op_a;
     out->op_b = req->op_b;
@@ -236,7 +243,8 @@ int session_run(session *s, const run_request *req, run_result *out, errbuf *e)
                               (unsigned long long)out->batch;
     bool full = req->check == CHECK_FULL || macs <= CHECK_FULL_LIMIT;
     if (req->check != CHECK_NONE) {
-        if (reference_build(&ref, &w.A, &w.B, &w.C0, req->alpha, req->beta, full, req->seed)) {
+        if (reference_build_epilogue(&ref, &w.A, &w.B, &w.C0, req->alpha, req->beta, &w.epi, full,
+                                     req->seed)) {
             err_set(e, "out of host memory for the reference");
             goto fail;
         }

@@ -49,6 +49,8 @@ typedef struct run_row {
     char backend[32];        /* opencl, nvidia mma.sync, emulated mma.sync, clblast ... */
     int from_cache;          /* 1 cache hit, 0 compiled, -1 not applicable */
     bool bits16;             /* ran on the 16-bit copies of A and B (--dtype f16/bf16) */
+    bool plain;              /* CLBlast's row in a run with an epilogue or a 16-bit C: the
+                                plain fp32 GEMM of the same shapes */
     bool listed_by_all;      /* put in the list by 'all' (or the default), not named */
 } run_row;
 
@@ -88,6 +90,12 @@ typedef struct run_request {
      * events), so that the run reads its operands from memory: what a weight that a model
      * reads once per token costs (--cold-l2). */
     bool cold_l2;
+    /* C's type and the fused epilogue (--out, --epilogue): every row but CLBlast's computes
+     * the whole operation, on a C buffer of that type and a bias vector of N values of it
+     * (random, rounded to it, NaN around it); CLBlast's row runs the plain fp32 GEMM of the
+     * same shapes on a float C and is checked against the plain product. */
+    clgemm_dtype c_type;
+    clgemm_epilogue epilogue;
 } run_request;
 
 /* Defaults that the CLI and the tests start from. */
@@ -96,6 +104,8 @@ run_request run_request_defaults(void);
 typedef struct run_result {
     gemm_shape shape;
     clgemm_dtype dtype; /* of A and B, as requested */
+    clgemm_dtype c_type;
+    clgemm_epilogue epilogue;
     clgemm_layout layout;
     clgemm_op op_a, op_b;
     int ld_pad; /* < 0: the default padding */

@@ -21,7 +21,7 @@ int timing_enqueue(session *s, const run_request *req, const workspace *w, const
     if (row->baseline) {
         if (first)
             CL_TRY(e, clEnqueueMarkerWithWaitList(s->queue, 0, NULL, first));
-        return baseline_clblast_enqueue(s->queue, &w->desc, last, e);
+        return baseline_clblast_enqueue(s->queue, &w->plain, last, e);
     }
     /* The general call with the run's operands: on the 16-bit copies for a row that runs its
      * 16-bit kernel, else on fp32 A and B; "" (auto that resolved to nothing) is NULL. */
@@ -107,9 +107,11 @@ done:
  * once, and read once more when beta != 0. */
 static double problem_bytes(const run_request *req, const run_row *row)
 {
-    const double ab = row->bits16 ? 2.0 : 4.0; /* C is always fp32 */
+    const double ab = row->bits16 ? 2.0 : 4.0;
+    /* CLBlast's row runs the plain GEMM on a float C whatever --out says */
+    const double c = row->baseline || req->c_type == CLGEMM_F32 ? 4.0 : 2.0;
     const double M = req->shape.M, N = req->shape.N, K = req->shape.K;
-    return (M * K * ab + K * N * ab + M * N * 4.0 * (req->beta != 0.0f ? 2.0 : 1.0)) *
+    return (M * K * ab + K * N * ab + M * N * c * (req->beta != 0.0f ? 2.0 : 1.0)) *
            (req->batch > 0 ? req->batch : 1);
 }
 

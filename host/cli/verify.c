@@ -15,7 +15,7 @@ static int checked_run(session *s, const run_request *req, workspace *w, const r
         return -1;
     /* A failure while the GEMM ran is reported here, naming clFinish, not as a failed read. */
     CL_TRY(e, clFinish(s->queue));
-    return workspace_read_c(s, w, out, e);
+    return workspace_read_c(s, w, row->plain, out, e);
 fail:
     return -1;
 }
@@ -45,11 +45,16 @@ void verify_row(session *s, const run_request *req, workspace *w, const referenc
     }
     row->tolerance = tolerance_for_inputs(row->precision, clgemm_dtype_name(req->dtype),
                                           req->shape.K);
-    row->error = reference_error(ref, out);
-    /* Samples miss most entries of a large C; CLBlast's full result covers the rest. */
+    /* CLBlast's plain row is held to the plain product; the others to the whole operation. */
+    if (!row->plain)
+        row->tolerance = epilogue_tolerance(req->epilogue, row->tolerance);
+    row->error = row->plain ? reference_error_plain(ref, out) : reference_error(ref, out);
+    /* Samples miss most entries of a large C; CLBlast's full result covers the rest (its
+     * plain values through the epilogue, in double). */
     if (!ref->full && w->have_baseline && !row->baseline)
-        row->error = fmax(row->error, compare_error(&w->A, &w->B, &w->C0, req->alpha, req->beta,
-                                                    out, &w->baseline));
+        row->error = fmax(row->error,
+                          compare_error_epilogue(&w->A, &w->B, &w->C0, req->alpha, req->beta,
+                                                 &w->epi, out, &w->baseline));
     if (isnan(row->error))
         row->error = INFINITY;
     row->status = row->error <= row->tolerance ? ROW_OK : ROW_FAIL;

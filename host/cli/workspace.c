@@ -13,7 +13,8 @@ void workspace_free(workspace *w)
     host_matrix_free(&w->C0);
     host_matrix_free(&w->result);
     host_matrix_free(&w->baseline);
-    cl_mem bufs[] = { w->dA, w->dB, w->dC, w->dA16, w->dB16 };
+    host_matrix_free(&w->bias);
+    cl_mem bufs[] = { w->dA, w->dB, w->dC, w->dA16, w->dB16, w->dC16, w->dBias };
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if (bufs[i])
             clReleaseMemObject(bufs[i]);
@@ -42,25 +43,44 @@ static void round_to_dtype(host_matrix *m, clgemm_dtype dtype)
         m->buf[i] = clgemm_16bit_to_float(clgemm_float_to_16bit(m->buf[i], dtype), dtype);
 }
 
-/* A 16-bit copy of a (rounded) buffer image in a new buffer, element for element, so the
- * offset, the padding (NaN) and every copy of the batch travel too. */
-static cl_mem upload16(session *s, const host_matrix *m, clgemm_dtype dtype, errbuf *e)
+/* A (rounded) buffer image as 16-bit values into buf, element for element, so the offset,
+ * the padding (NaN) and every copy of the batch travel too. */
+static int write16(cl_command_queue q, cl_mem buf, const host_matrix *m, clgemm_dtype dtype,
+                   errbuf *e)
 {
     size_t count = host_matrix_buffer_bytes(m) / sizeof(float);
     cl_ushort *bits = malloc(count * sizeof(cl_ushort));
     if (!bits) {
         err_set(e, "out of host memory");
-        return NULL;
+        return -1;
     }
     for (size_t i = 0; i < count; i++)
         bits[i] = clgemm_float_to_16bit(m->buf[i], dtype);
-    cl_int st;
-    cl_mem buf = clCreateBuffer(s->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                                count * sizeof(cl_ushort), bits, &st);
-    if (!buf)
-        err_set(e, "clCreateBuffer(%zu bytes) failed: %s", count * sizeof(cl_ushort),
-                cl_error_name(st));
+    cl_int st = clEnqueueWriteBuffer(q, buf, CL_TRUE, 0, count * sizeof(cl_ushort), bits, 0,
+                                     NULL, NULL);
     free(bits);
+    if (st != CL_SUCCESS) {
+        err_set(e, "clEnqueueWriteBuffer(%zu bytes) failed: %s", count * sizeof(cl_ushort),
+                cl_error_name(st));
+        return -1;
+    }
+    return 0;
+}
+
+/* The same into a new buffer; NULL with e set. */
+static cl_mem upload16(session *s, const host_matrix *m, clgemm_dtype dtype, errbuf *e)
+{
+    size_t bytes = host_matrix_buffer_bytes(m) / 2;
+    cl_int st;
+    cl_mem buf = clCreateBuffer(s->cl, CL_MEM_READ_WRITE, bytes, NULL, &st);
+    if (!buf) {
+        err_set(e, "clCreateBuffer(%zu bytes) failed: %s", bytes, cl_error_name(st));
+        return NULL;
+    }
+    if (write16(s->queue, buf, m, dtype, e) != 0) {
+        clReleaseMemObject(buf);
+        return NULL;
+    }
     return buf;
 }
 
@@ -81,6 +101,42 @@ static cl_mem device_matrix(session *s, const host_matrix *m, errbuf *e)
     if (!buf)
         err_set(e, "clCreateBuffer(%zu bytes) failed: %s", bytes, cl_error_name(st));
     return buf;
+}
+
+/* --out and --epilogue: the bias (1 x N, random, rounded to C's type, NaN around it as
+ * around every operand, at the run's offset), a 16-bit C, and the run's descriptor. */
+static int init_epilogue(session *s, const run_request *req, workspace *w, errbuf *e)
+{
+    w->epi = (c_epilogue){ req->epilogue, req->c_type, NULL };
+    w->desc.c_type = req->c_type;
+    w->desc.epilogue = req->epilogue;
+    if (req->epilogue & 1) {
+        const matrix_geometry g = matrix_geometry_of(1, req->shape.N, false, req->ld_pad,
+                                                     req->ld_multiple);
+        if (host_matrix_make(&w->bias, &g, 1, req->offset) != 0) {
+            err_set(e, "out of host memory for the bias");
+            return -1;
+        }
+        host_matrix_fill_random(&w->bias, req->seed + 3);
+        if (req->c_type != CLGEMM_F32) {
+            round_to_dtype(&w->bias, req->c_type);
+            w->dBias = upload16(s, &w->bias, req->c_type, e);
+        } else if ((w->dBias = device_matrix(s, &w->bias, e)) != NULL &&
+                   upload(s->queue, w->dBias, &w->bias, e) != 0) {
+            return -1;
+        }
+        if (!w->dBias)
+            return -1;
+        w->epi.bias = w->bias.data;
+        w->desc.bias = w->dBias;
+        w->desc.off_bias = w->bias.off;
+    }
+    if (req->c_type != CLGEMM_F32) {
+        if (!(w->dC16 = upload16(s, &w->C0, req->c_type, e)))
+            return -1;
+        w->desc.C = w->dC16;
+    }
+    return 0;
 }
 
 int workspace_init(session *s, const run_request *req, workspace *w, errbuf *e)
@@ -113,12 +169,15 @@ int workspace_init(session *s, const run_request *req, workspace *w, errbuf *e)
     /* With beta = 0 BLAS promises not to read C: NaN there catches a kernel that does. */
     if (req->beta == 0.0f)
         host_matrix_fill_nan(&w->C0);
+    /* A 16-bit C holds 16-bit values: beta * C reads them so, the reference too. */
+    if (req->c_type != CLGEMM_F32)
+        round_to_dtype(&w->C0, req->c_type);
     if (!(w->dA = device_matrix(s, &w->A, e)) || !(w->dB = device_matrix(s, &w->B, e)) ||
         !(w->dC = device_matrix(s, &w->C0, e)))
         return -1;
     if (upload(s->queue, w->dA, &w->A, e) || upload(s->queue, w->dB, &w->B, e))
         return -1;
-    w->desc = (clgemm_gemm_desc){
+    w->plain = (clgemm_gemm_desc){
         .layout = req->layout, .op_a = req->op_a, .op_b = req->op_b,
         .M = (size_t)sh->M, .N = (size_t)sh->N, .K = (size_t)sh->K,
         .alpha = req->alpha, .beta = req->beta, .ab_type = CLGEMM_F32,
@@ -127,6 +186,9 @@ int workspace_init(session *s, const run_request *req, workspace *w, errbuf *e)
         .C = w->dC, .off_c = w->C0.off, .ld_c = (size_t)w->C0.ld, .stride_c = w->C0.stride,
         .batch = (size_t)batch,
     };
+    w->desc = w->plain;
+    if (init_epilogue(s, req, w, e) != 0)
+        return -1;
     if (req->dtype != CLGEMM_F32) {
         if (!(w->dA16 = upload16(s, &w->A, req->dtype, e)) ||
             !(w->dB16 = upload16(s, &w->B, req->dtype, e)))
@@ -141,13 +203,33 @@ int workspace_init(session *s, const run_request *req, workspace *w, errbuf *e)
 
 int workspace_reset_c(session *s, workspace *w, errbuf *e)
 {
+    if (w->dC16 && write16(s->queue, w->dC16, &w->C0, w->epi.c_type, e) != 0)
+        return -1;
     return upload(s->queue, w->dC, &w->C0, e);
 }
 
-int workspace_read_c(session *s, const workspace *w, host_matrix *out, errbuf *e)
+int workspace_read_c(session *s, const workspace *w, bool plain, host_matrix *out, errbuf *e)
 {
-    CL_TRY(e, clEnqueueReadBuffer(s->queue, w->dC, CL_TRUE, 0, host_matrix_buffer_bytes(out),
-                                  out->buf, 0, NULL, NULL));
+    if (plain || !w->dC16) {
+        CL_TRY(e, clEnqueueReadBuffer(s->queue, w->dC, CL_TRUE, 0,
+                                      host_matrix_buffer_bytes(out), out->buf, 0, NULL, NULL));
+        return 0;
+    }
+    const size_t count = host_matrix_buffer_bytes(out) / sizeof(float);
+    cl_ushort *bits = malloc(count * sizeof(cl_ushort));
+    if (!bits) {
+        err_set(e, "out of host memory");
+        return -1;
+    }
+    cl_int st = clEnqueueReadBuffer(s->queue, w->dC16, CL_TRUE, 0, count * sizeof(cl_ushort),
+                                    bits, 0, NULL, NULL);
+    for (size_t i = 0; st == CL_SUCCESS && i < count; i++)
+        out->buf[i] = clgemm_16bit_to_float(bits[i], w->epi.c_type);
+    free(bits);
+    if (st != CL_SUCCESS) {
+        err_set(e, "clEnqueueReadBuffer(C) failed: %s", cl_error_name(st));
+        return -1;
+    }
     return 0;
 fail:
     return -1;

@@ -255,6 +255,13 @@ const char *clgemm_dtype_name(clgemm_dtype dtype)
     return NULL;
 }
 
+const char *clgemm_epilogue_name(clgemm_epilogue epilogue)
+{
+    static const char *const names[] = { "none", "bias", "relu", "bias_relu", "gelu",
+                                         "bias_gelu" };
+    return (unsigned)epilogue < sizeof names / sizeof names[0] ? names[epilogue] : NULL;
+}
+
 cl_ushort clgemm_float_to_16bit(float x, clgemm_dtype dtype)
 {
     return dtype == CLGEMM_F16 ? f32_to_f16_bits(x) : f32_to_bf16_bits(x);

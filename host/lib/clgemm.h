@@ -8,8 +8,8 @@
  *
  * Matrices are row-major and live in caller-owned cl_mem buffers: element (r, c) of A is
  * A[offA + r * lda + c] (in floats).  C = alpha * A * B + beta * C; with beta == 0, C is not
- * read.  clgemm_gemm (at the end) takes column-major data, transposes, strided batches and
- * 16-bit inputs through one descriptor.
+ * read.  clgemm_gemm (at the end) takes column-major data, transposes, strided batches,
+ * 16-bit inputs and outputs and fused epilogues (bias, ReLU, GELU) through one descriptor.
  *
  * Threads: every function may be called from several threads at once.  One context may be
  * shared: its kernels are built once, under a lock, and each GEMM sets its arguments and
@@ -89,7 +89,7 @@ CLGEMM_API clgemm_status clgemm_devices(const clgemm_device_desc **devices, size
 CLGEMM_API clgemm_status clgemm_select_devices(const char *spec, size_t *indices,
                                                size_t *count);
 
-/* The storage type of A and B.  C is always float. */
+/* The storage type of A and B (clgemm_gemm_desc.ab_type) and of C (c_type). */
 typedef enum clgemm_dtype {
     CLGEMM_F32 = 0,  /* float */
     CLGEMM_F16 = 1,  /* IEEE binary16 bit patterns in cl_ushort (cl_half) */
@@ -265,9 +265,24 @@ typedef enum clgemm_op {
     CLGEMM_OP_T = 1, /* its transpose: op(A) is M x K, so A is stored K x M */
 } clgemm_op;
 
-/* C[i] = alpha * op(A[i]) * op(B[i]) + beta * C[i] for i < batch.  Zero-initialise it and set
- * what you use: the zero of every field is its plain default (row-major, N, N, one problem,
- * fp32, auto).  Sizes, offsets, leading dimensions and strides count elements of the
+/* What the store does after alpha * op(A) op(B) + beta * C, fused into the GEMM kernel (no
+ * second pass): x + bias[j] (one value per column j of C), then the activation, then C's type.
+ * GELU is its tanh form, 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))). */
+typedef enum clgemm_epilogue {
+    CLGEMM_EPILOGUE_NONE = 0,
+    CLGEMM_EPILOGUE_BIAS = 1,
+    CLGEMM_EPILOGUE_RELU = 2,
+    CLGEMM_EPILOGUE_BIAS_RELU = 3,
+    CLGEMM_EPILOGUE_GELU = 4,
+    CLGEMM_EPILOGUE_BIAS_GELU = 5,
+} clgemm_epilogue;
+
+/* "none", "bias", "relu", "bias_relu", "gelu", "bias_gelu"; NULL for anything else. */
+CLGEMM_API const char *clgemm_epilogue_name(clgemm_epilogue epilogue);
+
+/* C[i] = epilogue(alpha * op(A[i]) * op(B[i]) + beta * C[i]) for i < batch.  Zero-initialise
+ * it and set what you use: the zero of every field is its plain default (row-major, N, N, one
+ * problem, fp32 in and out, no epilogue, auto).  Sizes, offsets, leading dimensions and strides count elements of the
  * operand's type.  Every leading dimension must hold a stored row (row-major) or column
  * (column-major) and every offset is allowed: a layout or alignment a kernel cannot read
  * reaches it through a packing pre-pass, timed with the call (first/last events).
@@ -297,11 +312,20 @@ typedef struct clgemm_gemm_desc {
     size_t off_a, ld_a, stride_a; /* stride: elements from A[i] to A[i+1]; 0: one A shared */
     cl_mem B;
     size_t off_b, ld_b, stride_b;
-    cl_mem C;              /* float */
+    cl_mem C;              /* of c_type */
     size_t off_c, ld_c, stride_c; /* with batch > 1, stride_c >= one C's extent, so that
                                      C[i] and C[j] share no element; no C[i] may share a
                                      byte with any A[j] or B[j] */
     size_t batch;          /* 0 or 1: one problem */
+    /* C's element type: CLGEMM_F32 (float), or CLGEMM_F16/BF16 bits in cl_ushort, computed in
+     * fp32 and rounded once to nearest even at the store; beta * C reads C in its type. */
+    clgemm_dtype c_type;
+    clgemm_epilogue epilogue;
+    /* The bias of the _BIAS epilogues: N values of c_type at bias[off_bias + j], one per column
+     * j of C (whatever the layout), shared by every problem of a batch; it may not share a
+     * byte with C.  Required with a _BIAS epilogue and NULL otherwise. */
+    cl_mem bias;
+    size_t off_bias;
 } clgemm_gemm_desc;
 
 /* Enqueues the whole call on `queue` (NULL: the context's; an out-of-order queue gets

@@ -280,7 +280,8 @@ static int pack_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
 
 int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,
                  gemm_operand A, gemm_operand B, float beta, gemm_operand C,
-                 const gemm_batch *batch, cl_event *first, cl_event *last, errbuf *e)
+                 gemm_operand bias, const gemm_batch *batch, cl_event *first, cl_event *last,
+                 errbuf *e)
 {
     cl_kernel k = plan->kernel;
     cl_mem maps = NULL;
@@ -317,6 +318,9 @@ int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float 
     CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &C.buf));
     CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &C.off));
     CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &C.ld));
+    /* A NULL arg_value sets a NULL buffer: the kernel never reads it (cl/epilogue.h). */
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), bias.buf ? &bias.buf : NULL));
+    CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &bias.off));
     if (plan->variant->batched)
         for (int b = 0; b < 3; b++)
             CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &batch->stride[b]));

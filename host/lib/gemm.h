@@ -51,7 +51,7 @@ typedef struct gemm_plan {
     double build_ms;
     bool from_cache;
     const char *precision; /* of the arithmetic that runs (see precision_of in plan.c) */
-    int dtype;             /* clgemm_dtype of A and B; C is float */
+    int dtype;             /* clgemm_dtype of A and B; C's is build.c_type */
     bool batched;          /* built with GEMM_BATCHED=1: launches over a batch (cl/common.h) */
     gemm_build build;      /* what it was built for, less what the variant cannot honour */
     /* Step 10: TMA tensor maps, filled in on the device by set_maps (emulated: unused). */
@@ -120,12 +120,14 @@ typedef struct gemm_batch {
 #define GEMM_BATCH_MAX_LAUNCH 65535
 
 /* Call gemm_scratch_begin(plan, q) first, once per call.  batch may be NULL (one problem).
+ * bias: the epilogue's vector (buf NULL when the plan's build adds none), shared by the batch.
  * last (may be NULL) receives the GEMM kernel's event; first (may be NULL) the event of the
  * first command enqueued, a pre-pass where the plan has one (else the same event as last):
  * the device time of the whole GEMM runs from first's start to last's end. */
 int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,
                  gemm_operand A, gemm_operand B, float beta, gemm_operand C,
-                 const gemm_batch *batch, cl_event *first, cl_event *last, errbuf *e);
+                 gemm_operand bias, const gemm_batch *batch, cl_event *first, cl_event *last,
+                 errbuf *e);
 
 /* enqueue.c's part of a plan: the pre-pass kernels and scratch (0, or -1 with e set). */
 int prepass_create(gemm_plan *plan, errbuf *e);

@@ -72,6 +72,7 @@ static void chain_one(chain *c, cl_event ev)
 /* The row-major problem and its packed operands: enqueues every command of the call. */
 typedef struct problem {
     gemm_shape s;
+    gemm_operand bias; /* buf NULL: none */
     layout_operand x[3]; /* A, B, C as the row-major kernel sees them */
     size_t stride[3];
     bool pack[3];
@@ -126,15 +127,15 @@ static int enqueue_batch(layout_pass *lp, const gemm_plan *plan, chain *c, const
         if (chain_fence(c, e) != 0 ||
             gemm_enqueue(plan, c->q, p->s, alpha, p->pack[0] ? p->packed[0] : at[0],
                          p->pack[1] ? p->packed[1] : at[1], beta,
-                         p->pack[2] ? p->packed[2] : at[2], &launch,
+                         p->pack[2] ? p->packed[2] : at[2], p->bias, &launch,
                          c->want_first && !c->first ? &f : NULL, c->want_last ? &l : NULL,
                          e) != 0)
             return -1;
         chain_record(c, f, l);
         if (p->pack[2]) {
             if (chain_fence(c, e) != 0 ||
-                layout_unpack(lp, c->q, p->s.M, p->s.N, p->packed[2], at[2], chain_want(c, &ev),
-                              e) != 0)
+                layout_unpack(lp, c->q, p->s.M, p->s.N, p->x[2].elem, p->packed[2], at[2],
+                              chain_want(c, &ev), e) != 0)
                 return -1;
             chain_one(c, ev);
         }
@@ -196,7 +197,8 @@ static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clge
     /* The row-major problem: the column-major one read as its transpose, A and B swapped. */
     const bool col = d->layout == CLGEMM_COL_MAJOR;
     const user_operand *ua = &x[col ? 1 : 0], *ub = &x[col ? 0 : 1];
-    *p = (problem){ .s = { (int)(col ? d->N : d->M), (int)(col ? d->M : d->N), (int)d->K } };
+    *p = (problem){ .s = { (int)(col ? d->N : d->M), (int)(col ? d->M : d->N), (int)d->K },
+                    .bias = { d->bias, (int)d->off_bias, 0, false } };
     const user_operand *u[3] = { ua, ub, &x[2] };
     for (int k = 0; k < 3; k++) {
         p->x[k] = (layout_operand){ { u[k]->buf, (int)u[k]->off, (int)u[k]->ld, false },
@@ -211,8 +213,12 @@ static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clge
         algorithm = "tensor_core"; /* no fallback: a wrong guess would change the arithmetic */
     clgemm_status st;
     struct ctx_plan *cp = NULL;
-    /* Transposes the kernel reads where they lie are built into it; the rest are packed. */
-    const gemm_build want = { .trans_a = p->x[0].trans, .trans_b = p->x[1].trans };
+    /* Transposes the kernel reads where they lie are built into it; the rest are packed.  The
+     * epilogue is built into every kernel; a column-major C is stored transposed, so its bias
+     * (per caller's column) runs along the kernel's rows. */
+    const gemm_build want = { .trans_a = p->x[0].trans, .trans_b = p->x[1].trans,
+                              .c_type = (int)d->c_type, .epilogue = (int)d->epilogue,
+                              .bias_rows = col && (d->epilogue & 1) };
     if ((st = api_choose(fn, ctx, algorithm, d->ab_type, (size_t)p->s.M, (size_t)p->s.N,
                          (size_t)p->s.K, &want, &cp)) != CLGEMM_SUCCESS)
         return st;

@@ -110,6 +110,44 @@ static bool spans_overlap(span x, span y)
     return false;
 }
 
+/* The bias: there exactly when the epilogue adds one, N elements of C's type in its buffer,
+ * apart from every C of the batch (C is written while the bias is read). */
+static clgemm_status check_bias(const char *fn, const clgemm_gemm_desc *d, size_t elem_c,
+                                span sc)
+{
+    const bool wants = (d->epilogue & 1) != 0;
+    if (!wants) {
+        if (d->bias)
+            return gemm_check_bad(fn, "bias: a buffer is given but epilogue %s adds none (NULL, "
+                                  "or a _BIAS epilogue)", clgemm_epilogue_name(d->epilogue));
+        if (d->off_bias)
+            return gemm_check_bad(fn, "off_bias %zu without a bias (epilogue %s)", d->off_bias,
+                                  clgemm_epilogue_name(d->epilogue));
+        return CLGEMM_SUCCESS;
+    }
+    if (!d->bias)
+        return gemm_check_bad(fn, "bias: NULL buffer, but epilogue %s adds a bias of N values",
+                              clgemm_epilogue_name(d->epilogue));
+    if (d->off_bias > MAX_INDEX || d->off_bias + d->N > MAX_INDEX)
+        return gemm_check_bad(fn, "off_bias %zu + N %zu beyond 32-bit indexing (at most 2^31-1)",
+                              d->off_bias, d->N);
+    size_t have = 0;
+    cl_int err = clGetMemObjectInfo(d->bias, CL_MEM_SIZE, sizeof have, &have, NULL);
+    if (err != CL_SUCCESS)
+        return gemm_check_bad(fn, "bias: clGetMemObjectInfo failed: %s", cl_error_name(err));
+    if (have / elem_c < d->off_bias + d->N)
+        return gemm_check_bad(fn, "bias: buffer has %zu bytes, needs %zu (off_bias %zu + N %zu "
+                              "elements of %s, %zu bytes each)", have,
+                              (d->off_bias + d->N) * elem_c, d->off_bias, d->N,
+                              clgemm_dtype_name(d->c_type), elem_c);
+    const user_operand b = { 'b', d->bias, d->off_bias, d->N, 0, 1, d->N, '1', 'N', -1, elem_c,
+                             d->N, d->off_bias + d->N };
+    if (spans_overlap(sc, span_of(&b, 1)))
+        return gemm_check_bad(fn, "bias overlaps C in the same buffer (C is written while the "
+                              "bias is read)");
+    return CLGEMM_SUCCESS;
+}
+
 clgemm_status gemm_check(const char *fn, const clgemm_gemm_desc *d, size_t batch,
                               size_t elem_ab, user_operand x[3])
 {
@@ -129,6 +167,12 @@ clgemm_status gemm_check(const char *fn, const clgemm_gemm_desc *d, size_t batch
     if (!clgemm_dtype_name(d->ab_type))
         return gemm_check_bad(fn, "ab_type %d is not a clgemm_dtype (CLGEMM_F32, CLGEMM_F16, CLGEMM_BF16)",
                    (int)d->ab_type);
+    if (!clgemm_dtype_name(d->c_type))
+        return gemm_check_bad(fn, "c_type %d is not a clgemm_dtype (CLGEMM_F32, CLGEMM_F16, CLGEMM_BF16)",
+                   (int)d->c_type);
+    if (!clgemm_epilogue_name(d->epilogue))
+        return gemm_check_bad(fn, "epilogue %d is not a clgemm_epilogue (CLGEMM_EPILOGUE_NONE .. "
+                              "CLGEMM_EPILOGUE_BIAS_GELU)", (int)d->epilogue);
     const bool ta = d->op_a == CLGEMM_OP_T, tb = d->op_b == CLGEMM_OP_T;
     x[0] = (user_operand){ 'A', d->A, d->off_a, d->ld_a, d->stride_a, ta ? d->K : d->M,
                            ta ? d->M : d->K, ta ? 'K' : 'M', ta ? 'M' : 'K', d->op_a, elem_ab,
@@ -136,8 +180,9 @@ clgemm_status gemm_check(const char *fn, const clgemm_gemm_desc *d, size_t batch
     x[1] = (user_operand){ 'B', d->B, d->off_b, d->ld_b, d->stride_b, tb ? d->N : d->K,
                            tb ? d->K : d->N, tb ? 'N' : 'K', tb ? 'K' : 'N', d->op_b, elem_ab,
                            0, 0 };
+    const size_t elem_c = d->c_type == CLGEMM_F32 ? sizeof(float) : sizeof(cl_ushort);
     x[2] = (user_operand){ 'C', d->C, d->off_c, d->ld_c, d->stride_c, d->M, d->N, 'M', 'N', -1,
-                           sizeof(float), 0, 0 };
+                           elem_c, 0, 0 };
     clgemm_status st;
     for (int i = 0; i < 3; i++)
         if ((st = check_operand(fn, d->layout, batch, &x[i])) != CLGEMM_SUCCESS)
@@ -150,6 +195,6 @@ clgemm_status gemm_check(const char *fn, const clgemm_gemm_desc *d, size_t batch
         if (spans_overlap(sc, span_of(&x[i], batch)))
             return gemm_check_bad(fn, "C overlaps %c in the same buffer (C is written while %c is read)",
                        x[i].name, x[i].name);
-    return CLGEMM_SUCCESS;
+    return check_bias(fn, d, elem_c, sc);
 }
 

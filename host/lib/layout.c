@@ -146,8 +146,8 @@ int layout_pack(layout_pass *lp, cl_command_queue q, const layout_operand *X, in
                    local, ev, e);
 }
 
-int layout_unpack(layout_pass *lp, cl_command_queue q, int rows, int cols, gemm_operand from,
-                  gemm_operand to, cl_event *ev, errbuf *e)
+int layout_unpack(layout_pass *lp, cl_command_queue q, int rows, int cols, int elem,
+                  gemm_operand from, gemm_operand to, cl_event *ev, errbuf *e)
 {
-    return copy(lp, q, 0, rows, cols, from, to, cols, ev, e);
+    return copy(lp, q, elem == 2, rows, cols, from, to, cols, ev, e);
 }

@@ -59,9 +59,9 @@ int layout_scratch(const gemm_plan *plan, cl_command_queue q, int slot, const la
  * padding columns zeroed; ev (may be NULL) receives its event. */
 int layout_pack(layout_pass *lp, cl_command_queue q, const layout_operand *X, int off,
                 gemm_operand packed, cl_event *ev, errbuf *e);
-/* Enqueues the copy of a rows x cols float matrix from `from` back to `to` (C's copy-back:
- * nothing past cols is written). */
-int layout_unpack(layout_pass *lp, cl_command_queue q, int rows, int cols, gemm_operand from,
-                  gemm_operand to, cl_event *ev, errbuf *e);
+/* Enqueues the copy of a rows x cols matrix of elem-byte elements (4 or 2) from `from` back
+ * to `to` (C's copy-back: nothing past cols is written). */
+int layout_unpack(layout_pass *lp, cl_command_queue q, int rows, int cols, int elem,
+                  gemm_operand from, gemm_operand to, cl_event *ev, errbuf *e);
 
 #endif

@@ -1,0 +1,245 @@
+/* Where a finished dot product meets C: every store of every kernel in cl/ goes through this
+ * file, so that C's element type and the fused epilogue are written once.  Plain OpenCL C 1.2
+ * (no cl_khr_fp16: 16-bit values live in ushort buffers; f16 is converted by the core
+ * vload_half / vstore_half_rte, bf16 by hand).
+ *
+ * The operation of one element, with acc the kernel's sum over k:
+ *     x = alpha * acc + beta * C      (C read in its own type; not read at all when beta == 0)
+ *     x = x + bias                    (bias: one value per column of C, or per row, below)
+ *     x = act(x)                      (none, relu, or gelu in its tanh form)
+ *     C = x rounded once to C's type  (16-bit: to nearest, ties to even)
+ *
+ * Build defines (host/lib/gemm.h, gemm_build), each 0 by default, where the plain build is
+ * exactly the float store the lessons always had:
+ *   GEMM_CTYPE      0: C and the bias are float; 1: f16 bits; 2: bf16 bits (both ushort)
+ *   GEMM_EPILOGUE   0 none, 1 bias, 2 relu, 3 bias_relu, 4 gelu, 5 bias_gelu (clgemm.h's
+ *                   clgemm_epilogue): odd values add a bias, value / 2 names the activation
+ *   GEMM_BIAS_ROWS  the bias runs along C's rows: a column-major call is computed as the
+ *                   row-major C^T, whose rows are the caller's columns
+ *
+ * A kernel takes `__global const gemm_c_t *bias, const int offBias` right after ldc (NULL and
+ * 0 without a bias), moves it with GEMM_BIAS_MOVE to the corner of its tile, as it moves C,
+ * and stores through gemm_store1, gemm_store2 or gemm_store4 with the tile's row and column
+ * of the element; so does any pass that finishes a C from partial sums (split-K). */
+#ifndef CLGEMM_EPILOGUE_H
+#define CLGEMM_EPILOGUE_H
+
+#ifndef GEMM_CTYPE
+#define GEMM_CTYPE 0
+#endif
+#ifndef GEMM_EPILOGUE
+#define GEMM_EPILOGUE 0
+#endif
+#ifndef GEMM_BIAS_ROWS
+#define GEMM_BIAS_ROWS 0
+#endif
+#define GEMM_HAS_BIAS (GEMM_EPILOGUE & 1)
+#define GEMM_ACT (GEMM_EPILOGUE / 2) /* 0 none, 1 relu, 2 gelu */
+
+#if GEMM_CTYPE == 0
+typedef float gemm_c_t;
+#else
+typedef ushort gemm_c_t;
+#endif
+
+/* The bias of the tile whose corner is (row0, col0): nothing at all without one, so the plain
+ * build never touches the (NULL) pointer. */
+#if GEMM_HAS_BIAS
+#define GEMM_BIAS_MOVE(row0, col0) (bias += offBias + (GEMM_BIAS_ROWS ? (row0) : (col0)))
+#else
+#define GEMM_BIAS_MOVE(row0, col0) ((void)0)
+#endif
+
+/* ---- C's type: loads and stores of 1, 2 or 4 neighbours, as floats ---------------------
+ * f16 goes through vload_half / vstore_half_rte, core OpenCL C 1.2 (no cl_khr_fp16: half is
+ * only a pointer type here): one conversion instruction each on NVIDIA, rounding to nearest
+ * even as the host does (host/lib/dtype.c).  bf16 is the top half of a float, rounded by
+ * hand. */
+
+inline float gemm_bf16_to_float(const ushort h) { return as_float((uint)h << 16); }
+
+inline ushort gemm_float_to_bf16(const float x)
+{
+    const uint u = as_uint(x);
+    if ((u & 0x7fffffffu) > 0x7f800000u) /* NaN stays a quiet NaN */
+        return (ushort)((u >> 16) | 0x0040u);
+    return (ushort)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+#define GEMM_HALF(p) ((__global half *)(p))
+#define GEMM_CONST_HALF(p) ((__global const half *)(p))
+
+inline float gemm_c_get(__global const gemm_c_t *p)
+{
+#if GEMM_CTYPE == 0
+    return *p;
+#elif GEMM_CTYPE == 1
+    return vload_half(0, GEMM_CONST_HALF(p));
+#else
+    return gemm_bf16_to_float(*p);
+#endif
+}
+
+inline void gemm_c_put(__global gemm_c_t *p, const float x)
+{
+#if GEMM_CTYPE == 0
+    *p = x;
+#elif GEMM_CTYPE == 1
+    vstore_half_rte(x, 0, GEMM_HALF(p));
+#else
+    *p = gemm_float_to_bf16(x);
+#endif
+}
+
+/* Two neighbours at p: 8 bytes of float or 4 of 16-bit values, aligned to that. */
+inline void gemm_c_put2(__global gemm_c_t *p, const float2 x)
+{
+#if GEMM_CTYPE == 0
+    *(__global float2 *)p = x;
+#elif GEMM_CTYPE == 1
+    vstore_half2_rte(x, 0, GEMM_HALF(p));
+#else
+    *(__global ushort2 *)p = (ushort2)(gemm_float_to_bf16(x.x), gemm_float_to_bf16(x.y));
+#endif
+}
+
+/* Four neighbours at p: 16 bytes of float or 8 of 16-bit values, aligned to that. */
+inline float4 gemm_c_get4(__global const gemm_c_t *p)
+{
+#if GEMM_CTYPE == 0
+    return *(__global const float4 *)p;
+#elif GEMM_CTYPE == 1
+    return vload_half4(0, GEMM_CONST_HALF(p));
+#else
+    const ushort4 h = *(__global const ushort4 *)p;
+    return (float4)(gemm_bf16_to_float(h.x), gemm_bf16_to_float(h.y), gemm_bf16_to_float(h.z),
+                    gemm_bf16_to_float(h.w));
+#endif
+}
+
+inline void gemm_c_put4(__global gemm_c_t *p, const float4 x)
+{
+#if GEMM_CTYPE == 0
+    *(__global float4 *)p = x;
+#elif GEMM_CTYPE == 1
+    vstore_half4_rte(x, 0, GEMM_HALF(p));
+#else
+    *(__global ushort4 *)p = (ushort4)(gemm_float_to_bf16(x.x), gemm_float_to_bf16(x.y),
+                                       gemm_float_to_bf16(x.z), gemm_float_to_bf16(x.w));
+#endif
+}
+
+/* Four neighbouring bias values (any alignment: the bias has its own offset). */
+inline float4 gemm_bias_get4(__global const gemm_c_t *b)
+{
+#if GEMM_CTYPE == 0
+    return vload4(0, b);
+#elif GEMM_CTYPE == 1
+    return vload_half4(0, GEMM_CONST_HALF(b));
+#else
+    const ushort4 h = vload4(0, b);
+    return (float4)(gemm_bf16_to_float(h.x), gemm_bf16_to_float(h.y), gemm_bf16_to_float(h.z),
+                    gemm_bf16_to_float(h.w));
+#endif
+}
+
+/* ---- the epilogue ---------------------------------------------------------------------- */
+
+/* ReLU keeps a NaN (x < 0 is false for it): a NaN read from outside an operand's window must
+ * reach C and fail the check, not vanish into a zero. */
+inline float gemm_act(const float x)
+{
+#if GEMM_ACT == 1
+    return x < 0.0f ? 0.0f : x;
+#elif GEMM_ACT == 2
+    return 0.5f * x * (1.0f + tanh(0.7978845608f * (x + 0.044715f * x * x * x)));
+#else
+    return x;
+#endif
+}
+
+inline float4 gemm_act4(const float4 x)
+{
+#if GEMM_ACT == 1
+    return select(x, (float4)(0.0f), x < 0.0f);
+#elif GEMM_ACT == 2
+    return 0.5f * x * (1.0f + tanh(0.7978845608f * (x + 0.044715f * x * x * x)));
+#else
+    return x;
+#endif
+}
+
+/* The bias of element (r, c) of the tile (bias already at the tile's corner). */
+inline float gemm_bias1(__global const gemm_c_t *bias, const int r, const int c)
+{
+#if GEMM_HAS_BIAS
+    return gemm_c_get(bias + (GEMM_BIAS_ROWS ? r : c));
+#else
+    return 0.0f;
+#endif
+}
+
+/* One element: the whole operation, from the sum to the value to store at p (unrounded). */
+inline float gemm_finish1(const float acc, const float alpha, const float beta,
+                          __global const gemm_c_t *p, const float b)
+{
+    float x = beta == 0.0f ? alpha * acc : alpha * acc + beta * gemm_c_get(p);
+#if GEMM_HAS_BIAS
+    x += b;
+#endif
+    return gemm_act(x);
+}
+
+/* Element (r, c) of the tile whose corner C points at. */
+inline void gemm_store1(__global gemm_c_t *C, const int ldc, __global const gemm_c_t *bias,
+                        const int r, const int c, const float acc, const float alpha,
+                        const float beta)
+{
+    __global gemm_c_t *p = C + r * ldc + c;
+    gemm_c_put(p, gemm_finish1(acc, alpha, beta, p, gemm_bias1(bias, r, c)));
+}
+
+/* Two neighbouring results of one row, (r, c) and (r, c+1) with c even, as the matrix units
+ * of steps 8 to 10 hand them out: one 2-element store inside the matrix (offC and ldc even),
+ * element-wise guarded stores at its edges. */
+inline void gemm_store2(__global gemm_c_t *C, const int ldc, __global const gemm_c_t *bias,
+                        const int r, const int c, const float x, const float y,
+                        const float alpha, const float beta, const int rows_left,
+                        const int cols_left, const bool guarded)
+{
+    __global gemm_c_t *p = C + r * ldc + c;
+    if (!guarded) {
+        gemm_c_put2(p, (float2)(gemm_finish1(x, alpha, beta, p, gemm_bias1(bias, r, c)),
+                                gemm_finish1(y, alpha, beta, p + 1, gemm_bias1(bias, r, c + 1))));
+    } else if (r < rows_left) {
+        if (c < cols_left)
+            gemm_c_put(p, gemm_finish1(x, alpha, beta, p, gemm_bias1(bias, r, c)));
+        if (c + 1 < cols_left)
+            gemm_c_put(p + 1, gemm_finish1(y, alpha, beta, p + 1, gemm_bias1(bias, r, c + 1)));
+    }
+}
+
+/* Four neighbouring results of one row, (r, c .. c+3), for the vectorised steps 6 and 7: one
+ * 4-element store (offC and ldc multiples of 4), the arithmetic on float4 throughout; on edge
+ * tiles only the first `valid` belong to C. */
+inline void gemm_store4(__global gemm_c_t *C, const int ldc, __global const gemm_c_t *bias,
+                        const int r, const int c, const float4 acc, const float alpha,
+                        const float beta, const int valid, const bool guarded)
+{
+    if (guarded && valid < 4) {
+        if (valid > 0) gemm_store1(C, ldc, bias, r, c + 0, acc.x, alpha, beta);
+        if (valid > 1) gemm_store1(C, ldc, bias, r, c + 1, acc.y, alpha, beta);
+        if (valid > 2) gemm_store1(C, ldc, bias, r, c + 2, acc.z, alpha, beta);
+        return;
+    }
+    __global gemm_c_t *p = C + r * ldc + c;
+    float4 x = beta == 0.0f ? alpha * acc : alpha * acc + beta * gemm_c_get4(p);
+#if GEMM_HAS_BIAS && GEMM_BIAS_ROWS
+    x += gemm_c_get(bias + r);
+#elif GEMM_HAS_BIAS
+    x += gemm_bias_get4(bias + c);
+#endif
+    gemm_c_put4(p, gemm_act4(x));
+}
+
+#endif
