@@ -37,6 +37,14 @@
  * swizzles), read by step 9's descriptors with one panel.  16-bit B is N-major as in step 9,
  * one box of BK k-rows x 64 values (128 bytes, the 128-byte swizzle) per 64 columns.
  *
+ * Transposed 16-bit operands, read where they lie (GEMM_TRANS_A / GEMM_TRANS_B, cl/common.h).
+ * 16-bit wgmma takes either operand K-major or MN-major (its imm-trans-a / imm-trans-b), and a
+ * TMA box copies whatever the stored rows are.  So the boxes follow the stored matrix and the
+ * immediates say what landed: A stored K x M lands M-major, one box of BK k-rows x 64 m per
+ * consumer (laid out as B's N-major boxes); B stored N x K (X W^T, every PyTorch Linear)
+ * lands K-major, one box of BN rows x BK values as A's.  No pass over memory, no other
+ * instruction: every transpose runs the same loop at the same speed.
+ *
  * TF32 (DTYPE 0).  TF32 wgmma reads both operands from local memory only K-major, and B (K x N,
  * row-major) is N-major, which no TMA copy can transpose.  So a pre-pass (mma/tf32_pack.h:
  * wgmma_tma_pack_bt) writes B^T (N x K) once into a scratch buffer, rounded to tf32 to
@@ -138,19 +146,25 @@
 #define TMA_THREADS (CONSUMERS * WGMMA_THREADS + 32)
 #define WG_NI (BN / WGN)
 
-#if DTYPE == 0 /* TF32 on packed operands: B^T (N x K) in one box of BN rows, K-major as A */
+/* How each operand lies in local memory: A K-major (its rows, as stored row-major) or M-major
+ * (a transposed A, stored K x M, 16-bit only); B N-major (row-major B, 16-bit) or K-major (B^T:
+ * the TF32 pre-pass's, or a 16-bit B stored N x K).  The TMA boxes follow the stored layout and
+ * the wgmma transpose immediates say which it is. */
+#if DTYPE != 0 && GEMM_TRANS_A
+#define A_MN 1
+#else
+#define A_MN 0
+#endif
+#if DTYPE != 0 && !GEMM_TRANS_B
+#define B_MN 1
+#else
+#define B_MN 0
+#endif
+
+#if DTYPE == 0 /* TF32 on packed operands: both K-major */
 typedef float elem_t;
 #define ELEM 4                             /* bytes per value */
 #define WG_K 8                             /* k of one wgmma */
-#define B_BOXES 1
-#define B_BOX (BN * BK * ELEM)
-#define B_BOX_ROWS BN
-#define B_BOX_COLS BK
-#define B_X(i, q) ((i) * BK)               /* box q of slice i: its column and row in B^T */
-#define B_Y(i, q) col0
-#define B_DESC(base, j, kk)                                                                   \
-    wgmma_desc_swz((base) + (uint)(A_BYTES + (j) * WGN * SWZA + (kk) * ELEM), 16u, 8u * SWZA, \
-                   SWZA)
 #if SPLIT /* lo x hi, hi x lo, then hi x hi; the lo boxes sit A_BOX and B_BOX after the hi */
 #define TMA_MMA(d, da, db)                                                                   \
     do {                                                                                     \
@@ -161,10 +175,38 @@ typedef float elem_t;
 #else
 #define TMA_MMA(d, da, db) WGMMA_M64K8_TF32(WGN, d, da, db)
 #endif
-#else /* 16-bit: B (K x N) N-major, one box of BK k-rows x 64 columns per 64 columns */
+#else /* 16-bit */
 typedef ushort elem_t;
 #define ELEM 2
 #define WG_K 16
+#define TMA_MMA(d, da, db) WGMMA_M64K16_AB(WGN, d, da, db, DTYPE, A_MN, B_MN)
+#endif
+#define SWZA (ELEM * BK)                   /* bytes per row of a K-major box = its swizzle */
+#define A_BOX (BM * BK * ELEM)             /* all of A's boxes of one slice */
+
+/* Each operand as boxes: how many per slice, their bytes, rows and columns (of the matrix as
+ * stored), the corner of box q of slice i, and the descriptor of the wgmma of consumer wg
+ * (A) or of the j-th WGN columns (B) at k step kk of a slot at byte address base. */
+#if A_MN /* A stored K x M: per consumer one box of BK k-rows x 64 m (128 bytes, 128B swizzle) */
+#define A_BOXES (BM / 64)
+#define A_BOX1 (BK * 128)
+#define A_BOX_ROWS BK
+#define A_BOX_COLS 64
+#define A_X(i, q) (row0 + 64 * (q))
+#define A_Y(i, q) ((i) * BK)
+#define A_DESC(base, kk) \
+    wgmma_desc_swz((base) + (uint)(wg * A_BOX1 + (kk) * 128), (uint)A_BOX1, 1024u, 128u)
+#else /* A (M x K): one box of BM rows x BK values */
+#define A_BOXES 1
+#define A_BOX1 A_BOX
+#define A_BOX_ROWS BM
+#define A_BOX_COLS BK
+#define A_X(i, q) ((i) * BK)
+#define A_Y(i, q) row0
+#define A_DESC(base, kk) \
+    wgmma_desc_swz((base) + (uint)(wg * 64 * SWZA + (kk) * ELEM), 16u, 8u * SWZA, SWZA)
+#endif
+#if B_MN /* B (K x N): one box of BK k-rows x 64 values (128 bytes) per 64 columns */
 #define B_BOXES (BN / 64)
 #define B_BOX (BK * 128)
 #define B_BOX_ROWS BK
@@ -174,11 +216,18 @@ typedef ushort elem_t;
 #define B_DESC(base, j, kk)                                                                  \
     wgmma_desc_swz((base) + (uint)(A_BYTES + ((j) * WGN / 64) * B_BOX + (kk) * 128),          \
                    (uint)B_BOX, 1024u, 128u)
-#define TMA_MMA(d, da, db) WGMMA_M64K16(WGN, d, da, db, DTYPE, 1)
+#else /* B^T (N x K): one box of BN rows x BK values, as A's */
+#define B_BOXES 1
+#define B_BOX (BN * BK * ELEM)
+#define B_BOX_ROWS BN
+#define B_BOX_COLS BK
+#define B_X(i, q) ((i) * BK)
+#define B_Y(i, q) col0
+#define B_DESC(base, j, kk)                                                                   \
+    wgmma_desc_swz((base) + (uint)(A_BYTES + (j) * WGN * SWZA + (kk) * ELEM), 16u, 8u * SWZA, \
+                   SWZA)
 #endif
-#define SWZA (ELEM * BK)                   /* bytes per row of A's box = its swizzle */
-#define A_BOX (BM * BK * ELEM)
-#define A_BYTES (A_BOX * (1 + SPLIT))      /* A's box (with SPLIT: its hi, then its lo box) */
+#define A_BYTES (A_BOX * (1 + SPLIT))      /* A's boxes (with SPLIT: its hi, then its lo box) */
 #define B_BYTES (B_BOXES * B_BOX * (1 + SPLIT))
 #define STAGE_BYTES (A_BYTES + B_BYTES)
 
@@ -194,8 +243,8 @@ typedef ushort elem_t;
 #if SWZA != 32 && SWZA != 64 && SWZA != 128
 #error "gemm_wgmma_tma: BK must be 16, 32 or 64 (DTYPE 0: 8, 16 or 32)"
 #endif
-#if DTYPE == 0 && BN > 256
-#error "gemm_wgmma_tma: TF32 copies B^T's box in one piece of at most 256 rows"
+#if !B_MN && BN > 256
+#error "gemm_wgmma_tma: B^T's box (TF32, or a 16-bit B stored N x K) has at most 256 rows"
 #endif
 #if INFLIGHT < 0 || INFLIGHT > 3 || INFLIGHT >= STAGES
 #error "gemm_wgmma_tma: INFLIGHT must be 0 .. 3 and below STAGES"
@@ -236,15 +285,17 @@ __kernel void wgmma_tma_set_maps(__global uchar *maps, __global const elem_t *A,
 #else
 #define COPY_A(dst, x, y)                                                                    \
     tma_emu_load_2d(wgmma_arena_w_, dst, (__global const uchar *)(A + offA), lda,            \
-                    M * (1 + SPLIT), K, x, y, BM, BK, ELEM, SWZA, tid, TMA_THREADS)
+                    A_MN ? K : M * (1 + SPLIT), A_MN ? M : K, x, y, A_BOX_ROWS, A_BOX_COLS,  \
+                    ELEM, (uint)(A_BOX_COLS * ELEM), tid, TMA_THREADS)
 #define COPY_B(dst, x, y)                                                                    \
     tma_emu_load_2d(wgmma_arena_w_, dst, (__global const uchar *)(B + offB), ldb,            \
-                    DTYPE == 0 ? N * (1 + SPLIT) : K, DTYPE == 0 ? K : N, x, y, B_BOX_ROWS,   \
-                    B_BOX_COLS, ELEM, (uint)(B_BOX_COLS * ELEM), tid, TMA_THREADS)
+                    B_MN ? K : N * (1 + SPLIT), B_MN ? N : K, x, y, B_BOX_ROWS, B_BOX_COLS,  \
+                    ELEM, (uint)(B_BOX_COLS * ELEM), tid, TMA_THREADS)
 #endif
 #define TMA_COPY_SLICE(i, dst)                                                               \
     do {                                                                                     \
-        COPY_A(dst, (i) * BK, row0);                                                         \
+        _Pragma("unroll") for (int q = 0; q < A_BOXES; ++q)                                  \
+            COPY_A((dst) + (uint)(q * A_BOX1), A_X(i, q), A_Y(i, q));                        \
         if (SPLIT) {                                                                         \
             COPY_A((dst) + (uint)A_BOX, (i) * BK, M + row0);                                 \
             COPY_B((dst) + (uint)(A_BYTES + B_BOX), (i) * BK, N + col0);                     \
@@ -260,8 +311,7 @@ __kernel void wgmma_tma_set_maps(__global uchar *maps, __global const elem_t *A,
         WGMMA_FENCE();                                                                       \
         _Pragma("unroll") for (int kk = 0; kk < BK; kk += WG_K)                              \
         {                                                                                    \
-            const ulong da_ = wgmma_desc_swz((base) + (uint)(wg * 64 * SWZA + kk * ELEM), 16u, \
-                                             8u * SWZA, SWZA);                               \
+            const ulong da_ = A_DESC(base, kk);                                              \
             _Pragma("unroll") for (int j = 0; j < WG_NI; ++j)                                \
             {                                                                                \
                 const ulong db_ = B_DESC(base, j, kk);                                       \

@@ -321,6 +321,17 @@ CLGEMM_API clgemm_status clgemm_gemm(clgemm_context *ctx, const clgemm_gemm_desc
 CLGEMM_API clgemm_status clgemm_resolve_gemm(clgemm_context *ctx, const clgemm_gemm_desc *desc,
                                              char *out, size_t size);
 
+/* Which operands clgemm_gemm would copy through the layout pre-pass for this descriptor
+ * (transposed where its kernel cannot read them so, or misaligned for it), as bits of
+ * *operands: 1 A, 2 B, 4 C (the caller's names); 0 when every operand is read in place.
+ * A kernel's own pre-pass (step 10's TF32 rounding) is not a layout copy.  Nothing is
+ * enqueued. */
+#define CLGEMM_PACKS_A 1u
+#define CLGEMM_PACKS_B 2u
+#define CLGEMM_PACKS_C 4u
+CLGEMM_API clgemm_status clgemm_resolve_packing(clgemm_context *ctx, const clgemm_gemm_desc *desc,
+                                                unsigned *operands);
+
 /* The directory of the on-disk kernel cache, or NULL when the cache is off. */
 CLGEMM_API const char *clgemm_cache_dir(void);
 

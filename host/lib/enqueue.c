@@ -70,11 +70,25 @@ void prepass_release(gemm_plan *plan)
     plan->set_maps = plan->pack_bt = plan->round_a = NULL;
 }
 
-/* The tensor maps of A (M x K, boxes of BM x BK, swizzled at BK values' bytes) and B (K x N,
- * boxes of BK rows x 128 bytes, swizzled at 128) for cl/10_wgmma_tma.cl, in a new buffer
- * that the queue keeps alive until the kernels have run; their addresses are placeholders
- * that set_maps replaces on the device.  The emulation reads A and B directly and gets
- * zeros. */
+/* The tensor maps of A and B for cl/10_wgmma_tma.cl, as the operands are stored, in a new
+ * buffer that the queue keeps alive until the kernels have run; their addresses are
+ * placeholders that set_maps replaces on the device.  A K-major operand (A as M x K, packed
+ * B^T, a 16-bit B stored N x K) is read in boxes of BM (BN) rows x BK values swizzled at the
+ * row's bytes; an MN-major one (16-bit B as K x N, A stored K x M) in boxes of BK rows x 128
+ * bytes.  The emulation reads A and B directly and gets zeros. */
+static tensor_map_shape k_major(int elem, uint64_t rows, uint64_t cols, int ld, int box_rows,
+                                int bk)
+{
+    return (tensor_map_shape){ elem, rows, cols, (uint64_t)ld, (uint32_t)box_rows,
+                               (uint32_t)bk, elem * bk };
+}
+
+static tensor_map_shape mn_major(int elem, int K, int cols, int ld, int bk)
+{
+    return (tensor_map_shape){ elem, (uint64_t)K, (uint64_t)cols, (uint64_t)ld, (uint32_t)bk,
+                               (uint32_t)(128 / elem), 128 };
+}
+
 static cl_mem tma_maps(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
                        gemm_operand A, gemm_operand B, errbuf *e)
 {
@@ -85,17 +99,15 @@ static cl_mem tma_maps(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
         const int elem = plan->dtype != 0 ? 2 : 4;
         /* tf32x3 (split): packed A and B^T hold the residuals below the values. */
         const uint64_t halves = plan->split ? 2 : 1;
-        const tensor_map_shape a = { elem, halves * (uint64_t)s.M, (uint64_t)s.K,
-                                     (uint64_t)A.ld, (uint32_t)plan->bm, (uint32_t)plan->bk,
-                                     elem * plan->bk };
-        /* Packed B^T (N x K): boxes of BN rows x BK, swizzled as A's. */
+        const bool packed = plan->variant->prepass == PREPASS_TF32_PACK;
+        const tensor_map_shape a =
+            !packed && plan->build.trans_a ? mn_major(elem, s.K, s.M, A.ld, plan->bk)
+                                           : k_major(elem, halves * (uint64_t)s.M,
+                                                     (uint64_t)s.K, A.ld, plan->bm, plan->bk);
         const tensor_map_shape b =
-            plan->variant->prepass == PREPASS_TF32_PACK
-                ? (tensor_map_shape){ elem, halves * (uint64_t)s.N, (uint64_t)s.K,
-                                      (uint64_t)B.ld, (uint32_t)plan->bn, (uint32_t)plan->bk,
-                                      elem * plan->bk }
-                : (tensor_map_shape){ elem, (uint64_t)s.K, (uint64_t)s.N, (uint64_t)B.ld,
-                                      (uint32_t)plan->bk, (uint32_t)(128 / elem), 128 };
+            packed || plan->build.trans_b ? k_major(elem, halves * (uint64_t)s.N,
+                                                    (uint64_t)s.K, B.ld, plan->bn, plan->bk)
+                                          : mn_major(elem, s.K, s.N, B.ld, plan->bk);
         if (tensor_map_encode(&maps[0], TENSOR_MAP_PLACEHOLDER_ADDRESS, &a, e) != 0 ||
             tensor_map_encode(&maps[1], TENSOR_MAP_PLACEHOLDER_ADDRESS, &b, e) != 0)
             return NULL;

@@ -322,3 +322,24 @@ clgemm_status gemm_call_resolve(const char *fn, clgemm_context *ctx, const clgem
         return st;
     return api_describe(fn, cp, out, size);
 }
+
+clgemm_status clgemm_resolve_packing(clgemm_context *ctx, const clgemm_gemm_desc *desc,
+                                     unsigned *operands)
+{
+    if (!operands)
+        return gemm_check_bad(__func__, "NULL operands");
+    *operands = 0;
+    size_t batch;
+    problem p;
+    struct ctx_plan *cp = NULL;
+    bool any = false;
+    clgemm_status st = check_and_choose(__func__, ctx, desc, &batch, &p, &cp, &any);
+    if (st != CLGEMM_SUCCESS)
+        return st;
+    /* The row-major problem's A and B are the caller's B and A in a column-major call. */
+    const bool col = desc->layout == CLGEMM_COL_MAJOR;
+    *operands = (p.pack[0] ? (col ? CLGEMM_PACKS_B : CLGEMM_PACKS_A) : 0u) |
+                (p.pack[1] ? (col ? CLGEMM_PACKS_A : CLGEMM_PACKS_B) : 0u) |
+                (p.pack[2] ? CLGEMM_PACKS_C : 0u);
+    return api_ok();
+}

@@ -103,18 +103,19 @@ static const variant variants[] = {
     { "wgmma", DT_16BIT, NEED_EMULATION, "emulated wgmma", "09_wgmma.cl", "gemm_wgmma",
       EMU_WGMMA, NULL, WGMMA_16, "", LAUNCH_WARPGROUPS, PREPASS_NONE, false, true, 8, 0 },
 
-    /* Step 10: fp32 data as TF32 through the packing pre-pass (it reads A and B as stored,
-     * transposed or not); SPLIT=1 is tf32x3.  Not
+    /* Step 10: 16-bit operands read where they lie, transposed or not (TMA boxes and wgmma
+     * transpose immediates); fp32 data as TF32 through the packing pre-pass (it reads A and B
+     * as stored, transposed or not); SPLIT=1 is tf32x3.  Not
      * batched: its tensor maps describe one matrix each, so a batch is a launch per problem. */
     { "wgmma_tma", DT_16BIT, NEED_NV_SM90_TMA, "nvidia wgmma+tma (sm_90a)", "10_wgmma_tma.cl",
       "gemm_wgmma_tma", SM90A, NULL, TMA_16, "", LAUNCH_WARPGROUPS_PRODUCER, PREPASS_NONE, true,
-      false, 8, 0 },
+      false, 8, TRANS_A | TRANS_B },
     { "wgmma_tma", DT_F32, NEED_NV_SM90_TMA, "nvidia wgmma+tma (sm_90a)", "10_wgmma_tma.cl",
       "gemm_wgmma_tma", SM90A, "tf32", TMA_F32, "SPLIT PROMOTE INFLIGHT",
       LAUNCH_WARPGROUPS_PRODUCER, PREPASS_TF32_PACK, true, false, 4, TRANS_A | TRANS_B },
     { "wgmma_tma", DT_16BIT, NEED_EMULATION, "emulated wgmma+tma", "10_wgmma_tma.cl",
       "gemm_wgmma_tma", EMU_WGMMA, NULL, TMA_16, "", LAUNCH_WARPGROUPS_PRODUCER, PREPASS_NONE,
-      true, false, 8, 0 },
+      true, false, 8, TRANS_A | TRANS_B },
     { "wgmma_tma", DT_F32, NEED_EMULATION, "emulated wgmma+tma", "10_wgmma_tma.cl",
       "gemm_wgmma_tma", EMU_WGMMA, "tf32", TMA_F32, "SPLIT PROMOTE INFLIGHT",
       LAUNCH_WARPGROUPS_PRODUCER, PREPASS_TF32_PACK, true, false, 4, TRANS_A | TRANS_B },
