@@ -75,8 +75,18 @@ typedef struct problem {
     layout_operand x[3]; /* A, B, C as the row-major kernel sees them */
     size_t stride[3];
     bool pack[3];
+    bool keep[3];         /* packed for alignment only, read transposed: copied, not transposed */
     gemm_operand packed[3];
 } problem;
+
+/* What the layout pre-pass copies for operand k: the stored matrix, transposed on the way
+ * unless the kernel reads it transposed. */
+static layout_operand pack_source(const problem *p, int k)
+{
+    layout_operand x = p->x[k];
+    x.trans = x.trans && !p->keep[k];
+    return x;
+}
 
 /* Whether the whole batch fits one launch (of at most GEMM_BATCH_MAX_LAUNCH problems): a
  * kernel that takes it, reading every operand in place or from one packed copy.  Else one
@@ -108,8 +118,9 @@ static int enqueue_batch(layout_pass *lp, const gemm_plan *plan, chain *c, const
         }
         for (int k = 0; k < 2; k++)
             if (p->pack[k] && (i == 0 || p->stride[k] != 0)) {
+                const layout_operand src = pack_source(p, k);
                 if (chain_fence(c, e) != 0 ||
-                    layout_pack(lp, c->q, &p->x[k], at[k].off, p->packed[k], chain_want(c, &ev),
+                    layout_pack(lp, c->q, &src, at[k].off, p->packed[k], chain_want(c, &ev),
                                 e) != 0)
                     return -1;
                 chain_one(c, ev);
@@ -153,11 +164,12 @@ static int decide_packing(const char *fn, const gemm_plan *plan, problem *p, siz
         const gemm_operand later = { NULL, (int)p->stride[k], p->x[k].at.ld, false };
         p->pack[k] = layout_needs_pack(plan, k, &p->x[k]) ||
                      (batch > 1 && !gemm_plan_reads(plan, later));
+        p->keep[k] = p->pack[k] && p->x[k].trans && layout_reads_transposed(plan, k);
         *any |= p->pack[k];
-        if (p->pack[k] && layout_packed_elems(&p->x[k]) > (long long)MAX_INDEX) {
+        const layout_operand src = pack_source(p, k);
+        if (p->pack[k] && layout_packed_elems(&src) > (long long)MAX_INDEX) {
             *st = gemm_check_bad(fn, "%c: its packed copy for %s needs %lld elements, beyond 32-bit "
-                      "indexing", u[k]->name, plan->step->desc.name,
-                      layout_packed_elems(&p->x[k]));
+                      "indexing", u[k]->name, plan->step->desc.name, layout_packed_elems(&src));
             return -1;
         }
     }
@@ -277,8 +289,11 @@ clgemm_status gemm_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_d
         gemm_scratch_begin(plan, c.q);
     static const int slots[3] = { SCRATCH_LAYOUT_A, SCRATCH_LAYOUT_B, SCRATCH_LAYOUT_C };
     for (int k = 0; k < 3 && rc == 0; k++)
-        if (p.pack[k])
-            rc = layout_scratch(plan, c.q, slots[k], &p.x[k], &p.packed[k], &e);
+        if (p.pack[k]) {
+            const layout_operand src = pack_source(&p, k);
+            rc = layout_scratch(plan, c.q, slots[k], &src, &p.packed[k], &e);
+            p.packed[k].trans = p.keep[k];
+        }
     if (rc == 0)
         rc = enqueue_batch(&ctx->layout, plan, &c, &p, d->alpha, d->beta, batch, &e);
     pthread_mutex_unlock(&cp->enqueue);
