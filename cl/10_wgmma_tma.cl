@@ -76,7 +76,8 @@
  *
  * Launch: 1-D, TMA_THREADS = (BM/64) * 128 + 32 work-items per group (the consumers, then the
  * producer warp); group (x, y) computes, before the GM remapping, the block of C at block
- * column x, block row y.  Parameters (-D):
+ * column x, block row y; with GEMM_BATCHED (cl/common.h) of problem z, the third coordinate
+ * of every TMA copy (the host encodes 3-D maps).  Parameters (-D):
  *   DTYPE    0: fp32 (TF32 on the packed operands), 1: f16, 2: bf16
  *   BM x BN  the block of C: BM = 64 per consumer warpgroup (64 or 128); BN a multiple of
  *            64 and of WGN (TF32: at most 256, one box of B^T)
@@ -279,7 +280,13 @@ __kernel void wgmma_tma_set_maps(__global uchar *maps, __global const elem_t *A,
 /* The copies of slice i into the slot at byte address dst: A's box, with SPLIT A's and B^T's
  * lo boxes (rows M.. of packed A, N.. of packed B^T), then B's boxes.  The copy engine's own,
  * or each work-item's share of them in the emulation (which reads A and B directly). */
-#if !CLGEMM_EMULATE_TMA
+#if !CLGEMM_EMULATE_TMA && GEMM_BATCHED
+/* A batch: 3-D maps whose third coordinate is the problem (0 in the map of a shared operand,
+ * stride 0, which has depth 1). */
+#define COPY_A(dst, x, y) TMA_LOAD_3D(dst, maps, x, y, strideA ? (int)get_group_id(2) : 0, full)
+#define COPY_B(dst, x, y)                                                                    \
+    TMA_LOAD_3D(dst, maps + 128, x, y, strideB ? (int)get_group_id(2) : 0, full)
+#elif !CLGEMM_EMULATE_TMA
 #define COPY_A(dst, x, y) TMA_LOAD_2D(dst, maps, x, y, full)
 #define COPY_B(dst, x, y) TMA_LOAD_2D(dst, maps + 128, x, y, full)
 #else
@@ -347,8 +354,10 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
                     __global const elem_t *restrict B, const int offB, const int ldb,
                     const float beta,
                     __global float *restrict C, const int offC, const int ldc,
+                    const int strideA, const int strideB, const int strideC,
                     __global const uchar *restrict maps)
 {
+    GEMM_BATCH_ENTRY(A, B, C); /* C's problem; A's and B's for the emulated copies */
     /* Swizzle atoms must sit on their pattern's repeat (1024 bytes for 128-byte rows). */
     __local float4 arena4[STAGES * STAGE_BYTES / 16] __attribute__((aligned(1024)));
     __local ulong bars[2 * STAGES]; /* full[s], then empty[s] */
@@ -449,7 +458,9 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
 
     C += offC + row0 * ldc + col0;
     const int rows_left = M - row0, cols_left = N - col0;
-    const bool edge = rows_left < BM || cols_left < BN;
+    /* The edge path's element-wise stores also serve a C whose rows break float2 alignment
+     * (the host writes such a C in place rather than through a copy). */
+    const bool edge = rows_left < BM || cols_left < BN || ((offC | ldc) & 1);
     const int warp = (tid / 32) % 4, g = (tid % 32) >> 2, t = tid & 3;
     const int r = wg * 64 + warp * 16 + g;
 #pragma unroll

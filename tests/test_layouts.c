@@ -373,10 +373,11 @@ int main(void)
     static const char *const mma[] = { "mma" };
     sweep("16-bit inputs on the emulated mma", h, awkward, 1, mma, 1, 2);
 
-    /* Step 10's own TF32 pre-pass (B^T and A rounded into its scratch) reads what the layout
-     * pre-pass packed; step 9 reads 16-bit operands at multiples of 8.  Both emulated. */
+    /* Step 10's own TF32 pre-pass (B^T and A rounded into its scratch) reads A and B as they
+     * lie, and C is written in place; step 9 reads 16-bit operands at multiples of 8.  Both
+     * emulated. */
     spec t = base;
-    t.coarse = true;
+    t.coarse = true, t.packs = 1; /* its pre-pass reads any layout, and C is written in place */
     static const char *const tma[] = { "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2" };
     sweep("fp32 as TF32 on the emulated wgmma_tma (exact inputs)", t, awkward, 1, tma, 1, 2);
     /* Step 10 reads 16-bit operands where they lie, transposed or not: aligned ones of every
@@ -386,6 +387,10 @@ int main(void)
     n.aligned = true, n.commands = 1, n.packs = 1;
     sweep("16-bit on the emulated wgmma_tma, aligned: every transpose in place", n, awkward, 2,
           tma16, 1, 1);
+    n.batch = 3; /* and a batch in one launch: A shared (stride 0), then A strided too */
+    sweep("16-bit wgmma_tma, a batch of 3 in one launch", n, awkward, 1, tma16, 1, 1);
+    n.strided_a = true;
+    sweep("16-bit wgmma_tma, a batch of 3 in one launch, A strided", n, awkward + 1, 1, tma16, 1, 1);
     static const char *const wg[] = { "wgmma:BM=64,BN=64,WGN=64,BK=32" };
     sweep("16-bit inputs on the emulated wgmma", h, awkward, 1, wg, 1, 1);
 

@@ -13,9 +13,10 @@
  * values, hi = tf32(x), in the rows below them: rows N .. 2N - 1 of B^T, M .. 2M - 1 of A.
  *
  * Both kernels take (rows, cols, source, its offset, its ld, destination, its ld) in the
- * order of their own loops, and need the source's rows to start on 16 bytes (offsets and
- * leading dimensions multiples of 4) and the destination's ld a multiple of 4 (the host rounds
- * K up to 4 values, 16 bytes, as the tensor maps need).  Needs SPLIT defined. */
+ * order of their own loops.  They read the source at any offset and leading dimension (float4
+ * loads where both are multiples of 4, single values otherwise), so that no operand needs a
+ * layout pass first; the destination's ld must be a multiple of 4 (the host rounds K up to 4
+ * values, 16 bytes, as the tensor maps need).  Needs SPLIT defined. */
 #ifndef CLGEMM_TF32_PACK_H
 #define CLGEMM_TF32_PACK_H
 
@@ -52,12 +53,12 @@ void wgmma_tma_pack_bt(const int K, const int N, __global const float *restrict 
     __local float tile[64][65];
     const int tx = get_local_id(0), ty = get_local_id(1);
     const int n0 = get_group_id(0) * 64, k0 = get_group_id(1) * 64;
-    const bool inside = n0 + 64 <= N && k0 + 64 <= K;
+    const bool inside = n0 + 64 <= N && k0 + 64 <= K, vec = ((offB | ldb) & 3) == 0;
     for (int r = ty; r < 64; r += 16) {
         const int k = k0 + r, n = n0 + 4 * tx;
         __global const float *src = B + offB + (size_t)k * ldb + n;
         float4 v = (float4)(0.0f);
-        if (inside) {
+        if (inside && vec) {
             v = *(__global const float4 *)src;
         } else if (k < K) {
             v.x = n < N ? src[0] : 0.0f;
@@ -99,7 +100,7 @@ void wgmma_tma_round_a(const int M, const int K, __global const float *restrict 
     __global float *dst = Ar + (size_t)m * ldr + k;
     const bool inside = k + 4 <= K;
     float4 x;
-    if (inside) {
+    if (inside && ((offA | lda) & 3) == 0) {
         x = *(__global const float4 *)src;
     } else {
         x.x = src[0];

@@ -75,22 +75,35 @@ void prepass_release(gemm_plan *plan)
  * placeholders that set_maps replaces on the device.  A K-major operand (A as M x K, packed
  * B^T, a 16-bit B stored N x K) is read in boxes of BM (BN) rows x BK values swizzled at the
  * row's bytes; an MN-major one (16-bit B as K x N, A stored K x M) in boxes of BK rows x 128
- * bytes.  The emulation reads A and B directly and gets zeros. */
+ * bytes.  A batched build reads 3-D maps, the problem as the third coordinate: a strided
+ * operand's map holds the launch's `count` problems, a shared one's (stride 0) its one
+ * matrix.  The emulation reads A and B directly and gets zeros. */
 static tensor_map_shape k_major(int elem, uint64_t rows, uint64_t cols, int ld, int box_rows,
                                 int bk)
 {
     return (tensor_map_shape){ elem, rows, cols, (uint64_t)ld, (uint32_t)box_rows,
-                               (uint32_t)bk, elem * bk };
+                               (uint32_t)bk, elem * bk, 0, 0 };
 }
 
 static tensor_map_shape mn_major(int elem, int K, int cols, int ld, int bk)
 {
     return (tensor_map_shape){ elem, (uint64_t)K, (uint64_t)cols, (uint64_t)ld, (uint32_t)bk,
-                               (uint32_t)(128 / elem), 128 };
+                               (uint32_t)(128 / elem), 128, 0, 0 };
+}
+
+/* A's or B's map as a batched build reads it (see tma_maps). */
+static tensor_map_shape batch_of(tensor_map_shape m, const gemm_plan *plan, int count,
+                                 int stride)
+{
+    if (plan->batched) {
+        m.depth = stride ? (uint64_t)count : 1;
+        m.stride = stride ? (uint64_t)stride : m.rows * m.ld;
+    }
+    return m;
 }
 
 static cl_mem tma_maps(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
-                       gemm_operand A, gemm_operand B, errbuf *e)
+                       gemm_operand A, gemm_operand B, const gemm_batch *batch, errbuf *e)
 {
     tensor_map maps[2];
     memset(maps, 0, sizeof maps);
@@ -108,8 +121,10 @@ static cl_mem tma_maps(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
             packed || plan->build.trans_b ? k_major(elem, halves * (uint64_t)s.N,
                                                     (uint64_t)s.K, B.ld, plan->bn, plan->bk)
                                           : mn_major(elem, s.K, s.N, B.ld, plan->bk);
-        if (tensor_map_encode(&maps[0], TENSOR_MAP_PLACEHOLDER_ADDRESS, &a, e) != 0 ||
-            tensor_map_encode(&maps[1], TENSOR_MAP_PLACEHOLDER_ADDRESS, &b, e) != 0)
+        const tensor_map_shape a3 = batch_of(a, plan, batch->count, batch->stride[0]);
+        const tensor_map_shape b3 = batch_of(b, plan, batch->count, batch->stride[1]);
+        if (tensor_map_encode(&maps[0], TENSOR_MAP_PLACEHOLDER_ADDRESS, &a3, e) != 0 ||
+            tensor_map_encode(&maps[1], TENSOR_MAP_PLACEHOLDER_ADDRESS, &b3, e) != 0)
             return NULL;
     }
     cl_context ctx;
@@ -302,8 +317,8 @@ int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float 
     const gemm_batch one = { 1, { 0, 0, 0 } };
     if (!batch)
         batch = &one;
-    /* Only a batched kernel knows dimension 2 (a pre-pass or tensor maps describe one
-     * problem, so their plans never are). */
+    /* Only a batched kernel knows dimension 2 (step 10's TF32 pre-pass packs one problem, so
+     * its plans never are; its 16-bit tensor maps take a batch as their third dimension). */
     if (batch->count < 1 || batch->count > GEMM_BATCH_MAX_LAUNCH ||
         (batch->count > 1 && !plan->variant->batched)) {
         err_set(e, "internal: a batch of %d in one launch of %s", batch->count,
@@ -329,11 +344,11 @@ int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float 
     CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &C.buf));
     CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &C.off));
     CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &C.ld));
-    if (plan->variant->batched)
-        for (int b = 0; b < 3; b++)
-            CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &batch->stride[b]));
+    /* Every kernel takes the strides (a one-problem build ignores them). */
+    for (int b = 0; b < 3; b++)
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &batch->stride[b]));
     if (plan->variant->tma) {
-        maps = tma_maps(plan, q, s, A, B, e);
+        maps = tma_maps(plan, q, s, A, B, batch, e);
         if (!maps)
             goto fail;
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &maps));

@@ -163,7 +163,7 @@ static int decide_packing(const char *fn, const gemm_plan *plan, problem *p, siz
          * stride its vector width does not divide moves the later ones off alignment. */
         const gemm_operand later = { NULL, (int)p->stride[k], p->x[k].at.ld, false };
         p->pack[k] = layout_needs_pack(plan, k, &p->x[k]) ||
-                     (batch > 1 && !gemm_plan_reads(plan, later));
+                     (batch > 1 && !gemm_plan_reads(plan, k, later));
         p->keep[k] = p->pack[k] && p->x[k].trans && layout_reads_transposed(plan, k);
         *any |= p->pack[k];
         const layout_operand src = pack_source(p, k);

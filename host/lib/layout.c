@@ -77,7 +77,7 @@ bool layout_reads_transposed(const gemm_plan *plan, int which)
 
 bool layout_needs_pack(const gemm_plan *plan, int which, const layout_operand *X)
 {
-    return (X->trans && !layout_reads_transposed(plan, which)) || !gemm_plan_reads(plan, X->at);
+    return (X->trans && !layout_reads_transposed(plan, which)) || !gemm_plan_reads(plan, which, X->at);
 }
 
 long long layout_packed_elems(const layout_operand *X)

@@ -312,8 +312,9 @@ void gemm_plan_release(gemm_plan *plan)
     plan->program = NULL;
 }
 
-bool gemm_plan_reads(const gemm_plan *plan, gemm_operand X)
+bool gemm_plan_reads(const gemm_plan *plan, int which, gemm_operand X)
 {
-    const int m = plan->variant ? plan->variant->ld_multiple : 1;
+    const variant *v = plan->variant;
+    const int m = !v || (which == 2 && (v->trans & C_ANY)) ? 1 : v->ld_multiple;
     return X.ld % m == 0 && X.off % m == 0;
 }
