@@ -380,6 +380,11 @@ int main(void)
     t.coarse = true, t.packs = 1; /* its pre-pass reads any layout, and C is written in place */
     static const char *const tma[] = { "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2" };
     sweep("fp32 as TF32 on the emulated wgmma_tma (exact inputs)", t, awkward, 1, tma, 1, 2);
+    t.batch = 3; /* a batch in one launch, odd strides: A shared, then strided (tf32x3) */
+    sweep("fp32 as TF32 on wgmma_tma, a batch of 3, A shared", t, awkward, 1, tma, 1, 1);
+    t.strided_a = true;
+    static const char *const tma3[] = { "wgmma_tma:SPLIT=1,BM=64,BN=64,WGN=64,BK=16,STAGES=2" };
+    sweep("fp32 as tf32x3 on wgmma_tma, a batch of 3, A strided", t, awkward + 1, 1, tma3, 1, 1);
     /* Step 10 reads 16-bit operands where they lie, transposed or not: aligned ones of every
      * layout and op pair run the GEMM alone, nothing packed. */
     static const char *const tma16[] = { "wgmma_tma:BM=128,BN=128,WGN=64,BK=16,STAGES=2" };

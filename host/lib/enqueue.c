@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prepass_tf32.h"
 #include "tensor_map.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
@@ -222,89 +223,6 @@ cl_mem gemm_scratch_get(const gemm_plan *plan, cl_command_queue q, int which, si
     return buf;
 }
 
-/* The packed operands of TF32=1 plans: B^T (N x K, rows of K rounded up to 4 values, 16
- * bytes, as the tensor map needs), and with PACKA A (M x K, the same rows).  *A and *B
- * become them; nothing is enqueued yet. */
-/* The TF32 pre-pass reads A and B as they are stored: A is packed when PACKA or SPLIT asks
- * for it, and always when stored transposed (then the pass transposes it). */
-static bool packs_a(const gemm_plan *plan, gemm_operand A) { return plan->pack_a || A.trans; }
-
-static int pack_buffers(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
-                        gemm_operand *A, gemm_operand *B, errbuf *e)
-{
-    const int ldp = (s.K + 3) / 4 * 4;
-    const size_t halves = plan->split ? 2 : 1; /* tf32x3: the residuals below the values */
-    cl_mem bt = gemm_scratch_get(plan, q, SCRATCH_TF32_BT,
-                                 halves * (size_t)s.N * (size_t)ldp * sizeof(float), e);
-    if (!bt)
-        return -1;
-    cl_mem ar = NULL;
-    if (packs_a(plan, *A) &&
-        !(ar = gemm_scratch_get(plan, q, SCRATCH_TF32_A,
-                                halves * (size_t)s.M * (size_t)ldp * sizeof(float), e)))
-        return -1;
-    *B = (gemm_operand){ bt, 0, ldp, false };
-    if (ar)
-        *A = (gemm_operand){ ar, 0, ldp, false };
-    return 0;
-}
-
-/* One pre-pass kernel: both take (rows, cols, source, its offset, its ld, destination, its ld)
- * in the order of their own loops (round_a: M, K; pack_bt: K, N). */
-static int enqueue_pass(cl_command_queue q, cl_kernel k, int d0, int d1, gemm_operand from,
-                        gemm_operand to, const size_t global[2], const size_t local[2],
-                        cl_event *ev, errbuf *e)
-{
-    CL_TRY(e, clSetKernelArg(k, 0, sizeof(int), &d0));
-    CL_TRY(e, clSetKernelArg(k, 1, sizeof(int), &d1));
-    CL_TRY(e, clSetKernelArg(k, 2, sizeof(cl_mem), &from.buf));
-    CL_TRY(e, clSetKernelArg(k, 3, sizeof(int), &from.off));
-    CL_TRY(e, clSetKernelArg(k, 4, sizeof(int), &from.ld));
-    CL_TRY(e, clSetKernelArg(k, 5, sizeof(cl_mem), &to.buf));
-    CL_TRY(e, clSetKernelArg(k, 6, sizeof(int), &to.ld));
-    CL_TRY(e, clEnqueueNDRangeKernel(q, k, 2, NULL, global, local, 0, NULL, ev));
-    return 0;
-fail:
-    return -1;
-}
-
-/* The pre-pass: B^T rounded to tf32 from B into packed B, and with PACKA (or SPLIT) A rounded
- * from A into packed A.  first receives the first kernel's event. */
-/* The two pre-pass kernels as the operands are stored: a rounding copy of a rows x cols
- * matrix (round_a), or a rounding transpose of it (pack_bt).  B of an NN call is transposed
- * (the kernel reads B^T), B of an NT call is B^T already: a copy.  A the other way round. */
-static int pass_copy(const gemm_plan *plan, cl_command_queue q, int rows, int cols,
-                     gemm_operand from, gemm_operand to, cl_event *ev, errbuf *e)
-{
-    const size_t local[2] = { 32, 8 };
-    const size_t global[2] = { ceil_div((size_t)cols, 128) * 32, ceil_div((size_t)rows, 8) * 8 };
-    return enqueue_pass(q, plan->round_a, rows, cols, from, to, global, local, ev, e);
-}
-
-static int pass_transpose(const gemm_plan *plan, cl_command_queue q, int rows, int cols,
-                          gemm_operand from, gemm_operand to, cl_event *ev, errbuf *e)
-{
-    const size_t local[2] = { 16, 16 };
-    const size_t global[2] = { ceil_div((size_t)cols, 64) * 16, ceil_div((size_t)rows, 64) * 16 };
-    return enqueue_pass(q, plan->pack_bt, rows, cols, from, to, global, local, ev, e);
-}
-
-/* The pre-pass into packed A (M x K) and packed B^T (N x K).  first receives the first
- * kernel's event. */
-static int pack_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
-                        gemm_operand A, gemm_operand B, gemm_operand packed_a,
-                        gemm_operand packed_b, cl_event *first, errbuf *e)
-{
-    if (packs_a(plan, A)) {
-        if ((A.trans ? pass_transpose(plan, q, s.K, s.M, A, packed_a, first, e)
-                     : pass_copy(plan, q, s.M, s.K, A, packed_a, first, e)) != 0)
-            return -1;
-        first = NULL;
-    }
-    return B.trans ? pass_copy(plan, q, s.N, s.K, B, packed_b, first, e)
-                   : pass_transpose(plan, q, s.K, s.N, B, packed_b, first, e);
-}
-
 int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,
                  gemm_operand A, gemm_operand B, float beta, gemm_operand C,
                  const gemm_batch *batch, cl_event *first, cl_event *last, errbuf *e)
@@ -317,8 +235,7 @@ int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float 
     const gemm_batch one = { 1, { 0, 0, 0 } };
     if (!batch)
         batch = &one;
-    /* Only a batched kernel knows dimension 2 (step 10's TF32 pre-pass packs one problem, so
-     * its plans never are; its 16-bit tensor maps take a batch as their third dimension). */
+    /* Only a batched kernel knows dimension 2. */
     if (batch->count < 1 || batch->count > GEMM_BATCH_MAX_LAUNCH ||
         (batch->count > 1 && !plan->variant->batched)) {
         err_set(e, "internal: a batch of %d in one launch of %s", batch->count,
@@ -328,7 +245,8 @@ int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float 
     /* K = 0 reads neither operand (C = beta C): nothing to pack. */
     const bool pack = plan->variant->prepass == PREPASS_TF32_PACK && s.K > 0;
     const gemm_operand user_a = A, user_b = B;
-    if (pack && pack_buffers(plan, q, s, &A, &B, e) != 0)
+    gemm_batch kb = *batch; /* as the kernel sees it: the packed operands' strides */
+    if (pack && tf32_prepass_buffers(plan, q, s, &A, &B, batch, &kb, e) != 0)
         goto fail;
     CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &s.M));
     CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &s.N));
@@ -346,16 +264,17 @@ int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float 
     CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &C.ld));
     /* Every kernel takes the strides (a one-problem build ignores them). */
     for (int b = 0; b < 3; b++)
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &batch->stride[b]));
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &kb.stride[b]));
     if (plan->variant->tma) {
-        maps = tma_maps(plan, q, s, A, B, batch, e);
+        maps = tma_maps(plan, q, s, A, B, &kb, e);
         if (!maps)
             goto fail;
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &maps));
     }
     /* After set_maps (which only needs the packed buffers' addresses), so that the timing
      * bracket holds the pre-pass and not the one-work-item kernel. */
-    if (pack && pack_enqueue(plan, q, s, user_a, user_b, A, B, first ? &pre : NULL, e) != 0)
+    if (pack && tf32_prepass_enqueue(plan, q, s, user_a, user_b, batch, A, B, &kb,
+                                     first ? &pre : NULL, e) != 0)
         goto fail;
     /* An out-of-order queue would start the GEMM before its maps and packed operands. */
     if ((pack || maps) && gemm_queue_fence(q, gemm_queue_unordered(q), e) != 0)

@@ -107,21 +107,20 @@ static const variant variants[] = {
      * transpose immediates; TMA needs their rows on 16 bytes); fp32 data as TF32 through the
      * packing pre-pass, which reads A and B as stored, transposed or not, at any offset and
      * leading dimension; SPLIT=1 is tf32x3.  C anywhere: the stores check its alignment.  A
-     * 16-bit batch is one launch (3-D tensor maps); the TF32 pre-pass packs one problem, so
-     * an fp32 batch is a launch per problem. */
+     * batch is one launch (3-D tensor maps; the TF32 pre-pass packs every problem in one). */
     { "wgmma_tma", DT_16BIT, NEED_NV_SM90_TMA, "nvidia wgmma+tma (sm_90a)", "10_wgmma_tma.cl",
       "gemm_wgmma_tma", SM90A, NULL, TMA_16, "", LAUNCH_WARPGROUPS_PRODUCER, PREPASS_NONE, true,
       true, 8, TRANS_A | TRANS_B | C_ANY },
     { "wgmma_tma", DT_F32, NEED_NV_SM90_TMA, "nvidia wgmma+tma (sm_90a)", "10_wgmma_tma.cl",
       "gemm_wgmma_tma", SM90A, "tf32", TMA_F32, "SPLIT PROMOTE INFLIGHT",
-      LAUNCH_WARPGROUPS_PRODUCER, PREPASS_TF32_PACK, true, false, 1,
+      LAUNCH_WARPGROUPS_PRODUCER, PREPASS_TF32_PACK, true, true, 1,
       TRANS_A | TRANS_B | C_ANY },
     { "wgmma_tma", DT_16BIT, NEED_EMULATION, "emulated wgmma+tma", "10_wgmma_tma.cl",
       "gemm_wgmma_tma", EMU_WGMMA, NULL, TMA_16, "", LAUNCH_WARPGROUPS_PRODUCER, PREPASS_NONE,
       true, true, 8, TRANS_A | TRANS_B | C_ANY },
     { "wgmma_tma", DT_F32, NEED_EMULATION, "emulated wgmma+tma", "10_wgmma_tma.cl",
       "gemm_wgmma_tma", EMU_WGMMA, "tf32", TMA_F32, "SPLIT PROMOTE INFLIGHT",
-      LAUNCH_WARPGROUPS_PRODUCER, PREPASS_TF32_PACK, true, false, 1,
+      LAUNCH_WARPGROUPS_PRODUCER, PREPASS_TF32_PACK, true, true, 1,
       TRANS_A | TRANS_B | C_ANY },
 };
 
