@@ -274,17 +274,16 @@ typedef enum clgemm_op {
  *
  * How it runs: a column-major problem is the row-major (N, M, K) one with A and B swapped
  * (no data moves).  The kernels read row-major, untransposed operands at offsets and leading
- * dimensions that are multiples of their ld_multiple; an operand that is transposed or not so
- * aligned is first copied into a scratch buffer of the library (one pass per operand and
+ * dimensions that are multiples of their ld_multiple (step 10 also reads transposed 16-bit
+ * operands, and writes C at any alignment); any other operand is first copied into a scratch buffer of the library (one pass per operand and
  * problem of the batch; once for a shared operand, stride 0), transposing through local
  * memory.  A C not so aligned is the slow path: it is computed in scratch (after a copy-in
  * when beta != 0) and copied back, two more passes.  Row-major operands with aligned offsets
  * and leading dimensions, op N, run with no pass at all.  A batch is one kernel launch for
  * all its problems (the batch in dimension 2 of the NDRange) when every operand is read in
  * place or packed once (stride 0) and strides are multiples of ld_multiple too; else (an
- * operand packed per problem, a misaligned C, or wgmma_tma, whose tensor maps describe one
- * matrix) a loop of GEMMs on the host, serialised per algorithm and parameters.  Every
- * index must fit 32 bits: off + (batch-1) * stride + one matrix's extent < 2^31 elements. */
+ * operand packed per problem, or a misaligned C) a loop of GEMMs on the host, serialised
+ * per algorithm and parameters.  Every index must fit 32 bits: off + (batch-1) * stride + one matrix's extent < 2^31 elements. */
 typedef struct clgemm_gemm_desc {
     const char *algorithm; /* as clgemm_sgemm's ("name" or "name:KEY=V,..."); NULL: auto for
                               fp32 data, "tensor_core" for 16-bit data */

@@ -201,6 +201,50 @@ static clgemm_status check_and_choose(const char *fn, clgemm_context *ctx,
     return choose_call(fn, ctx, d, *batch, x, p, out, any);
 }
 
+/* A batch under a purpose name: its candidates from the last (the simplest kernel, which runs
+ * batches of small problems fastest: step 8's 128 x 128 tiles and no pre-pass beat step 10
+ * on the H100 at 64 x 512^2 x 64 and 512 x 128^2 x 64) to the first, the first whose batched
+ * build runs the whole batch in one launch (step 10, for instance, reads the transposes that
+ * step 8 would pack per problem).  NULL: none does. */
+static struct ctx_plan *batched_candidate(const char *fn, clgemm_context *ctx,
+                                          const clgemm_gemm_desc *d, const struct ctx_plan *named,
+                                          size_t batch, const gemm_build *want,
+                                          const user_operand *const u[3], problem *p, bool *any)
+{
+    struct ctx_plan *cp = NULL;
+    const char *list = named->algo->candidates;
+    const gemm_build b = { .batched = true, .trans_a = want->trans_a, .trans_b = want->trans_b };
+    const char *names[8];
+    size_t lens[8], n = 0;
+    while (*list && n < 8) {
+        names[n] = list;
+        lens[n] = strcspn(list, " ");
+        list += lens[n++];
+        list += strspn(list, " ");
+    }
+    while (n-- > 0) {
+        char name[256]; /* the candidate, its parameters, then the caller's */
+        const bool has = memchr(names[n], ':', lens[n]) != NULL;
+        snprintf(name, sizeof name, "%.*s%s%s", (int)lens[n], names[n],
+                 *named->overrides ? (has ? "," : ":") : "", named->overrides);
+        if (api_choose(fn, ctx, name, d->ab_type, (size_t)p->s.M, (size_t)p->s.N,
+                       (size_t)p->s.K, &b, &cp) != CLGEMM_SUCCESS)
+            continue;
+        problem q = *p;
+        bool q_any = false;
+        clgemm_status ignored;
+        if (decide_packing(fn, &cp->plan, &q, batch, u, &q_any, &ignored) == 0 &&
+            one_launch(&cp->plan, &q)) {
+            *p = q;
+            *any = q_any;
+            api_ok(); /* a candidate refused on the way is no error of the call */
+            return cp;
+        }
+    }
+    api_ok();
+    return NULL;
+}
+
 static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_desc *d,
                                  size_t batch, const user_operand x[3], problem *p,
                                  struct ctx_plan **out, bool *any)
@@ -232,9 +276,15 @@ static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clge
     if (decide_packing(fn, &cp->plan, p, batch, u, any, &st) != 0)
         return st;
     /* A batch that one launch can run gets the plan's batched build (its kernels take the
-     * batch in dimension 2; a purpose name's batched build is its best candidate that takes
-     * one); where that build cannot run in one launch, the plain one loops. */
-    if (batch > 1 && (cp->plan.variant->batched || cp->algo->candidates)) {
+     * batch in dimension 2; a purpose name's is the candidate batched_candidate picks);
+     * where no such build runs it in one launch, the plain one loops. */
+    struct ctx_plan *pick = NULL;
+    if (batch > 1 && cp->algo->candidates &&
+        (pick = batched_candidate(fn, ctx, d, cp, batch, &want, u, p, any))) {
+        *out = pick;
+        return CLGEMM_SUCCESS;
+    }
+    if (batch > 1 && cp->plan.variant->batched && !cp->algo->candidates) {
         struct ctx_plan *twin = api_batched_twin(ctx, cp);
         if (!twin)
             return api_fail(fn, CLGEMM_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
