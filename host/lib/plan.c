@@ -238,8 +238,7 @@ static plan_status create_purpose(gemm_plan *plan, cl_context ctx, const device_
             c += strspn(c, " ");
             errbuf no = { "" };
             const variant *v = step ? variant_choose(dev, step, dtype, &no) : NULL;
-            /* A batched build goes to the best candidate that takes a batch in one launch
-             * (step 10's tensor maps describe one matrix: a batch of them would loop). */
+            /* A batched build goes to the best candidate that takes a batch in one launch. */
             if (v && want->batched && !v->batched) {
                 err_set(&no, "takes no batch in one launch");
                 v = NULL;
