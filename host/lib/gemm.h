@@ -79,10 +79,11 @@ plan_status gemm_plan_describe(gemm_plan *plan, const device_info *dev, const al
  * check, for input validation before anything is allocated). */
 int gemm_params_check(const algo_def *algo, const char *overrides, errbuf *e);
 
-/* Whether the plan's kernel reads (or writes) a row-major operand where it lies: the
- * vectorized kernels need leading dimensions and offsets that are multiples of their vector
- * width (variant.ld_multiple).  Others go through the layout pre-pass (layout.h). */
-bool gemm_plan_reads(const gemm_plan *plan, gemm_operand X);
+/* Whether the plan's kernel reads (or writes) row-major operand `which` (0 A, 1 B, 2 C) where
+ * it lies: the vectorized kernels need leading dimensions and offsets that are multiples of
+ * their vector width (variant.ld_multiple; C anywhere with C_ANY).  Others go
+ * through the layout pre-pass (layout.h). */
+bool gemm_plan_reads(const gemm_plan *plan, int which, gemm_operand X);
 
 /* The plan's scratch buffers, one slot per packed operand: step 10's TF32 pre-pass and the
  * layout pre-pass (layout.c).  gemm_scratch_begin starts a call on queue q: the buffers are

@@ -238,8 +238,7 @@ static plan_status create_purpose(gemm_plan *plan, cl_context ctx, const device_
             c += strspn(c, " ");
             errbuf no = { "" };
             const variant *v = step ? variant_choose(dev, step, dtype, &no) : NULL;
-            /* A batched build goes to the best candidate that takes a batch in one launch
-             * (step 10's tensor maps describe one matrix: a batch of them would loop). */
+            /* A batched build goes to the best candidate that takes a batch in one launch. */
             if (v && want->batched && !v->batched) {
                 err_set(&no, "takes no batch in one launch");
                 v = NULL;
@@ -312,8 +311,9 @@ void gemm_plan_release(gemm_plan *plan)
     plan->program = NULL;
 }
 
-bool gemm_plan_reads(const gemm_plan *plan, gemm_operand X)
+bool gemm_plan_reads(const gemm_plan *plan, int which, gemm_operand X)
 {
-    const int m = plan->variant ? plan->variant->ld_multiple : 1;
+    const variant *v = plan->variant;
+    const int m = !v || (which == 2 && (v->trans & C_ANY)) ? 1 : v->ld_multiple;
     return X.ld % m == 0 && X.off % m == 0;
 }

@@ -29,7 +29,7 @@ static const algo_def algorithms[] = {
     { { "wgmma", "Hopper warpgroup MMA on operands in local memory, fed by cp.async (16-bit data)",
         "BM=128 BN=128 BK=32 WGN=128 STAGES=2 WAIT=0 SWZ=64", 8, "f16", 9 }, NULL, 0 },
     { { "wgmma_tma", "Hopper: TMA copies and an mbarrier ring feed wgmma, one producer warp",
-        "BM=128 BN=256 BK=32 WGN=256 STAGES=4 GM=16 PACKA=1", 4, "tf32", 10 }, NULL, 0 },
+        "BM=128 BN=256 BK=32 WGN=256 STAGES=4 GM=16 PACKA=1", 1, "tf32", 10 }, NULL, 0 },
     { { "tensor_core", "the fastest matrix-unit path for the data's precision on this device",
         "", 4, "tf32", 0 }, "wgmma_tma mma", DT_F32 | DT_16BIT },
     { { "tensor_core_tf32x3", "fp32 accuracy on matrix units: hi/lo TF32 halves, three products",
@@ -103,21 +103,25 @@ static const variant variants[] = {
     { "wgmma", DT_16BIT, NEED_EMULATION, "emulated wgmma", "09_wgmma.cl", "gemm_wgmma",
       EMU_WGMMA, NULL, WGMMA_16, "", LAUNCH_WARPGROUPS, PREPASS_NONE, false, true, 8, 0 },
 
-    /* Step 10: fp32 data as TF32 through the packing pre-pass (it reads A and B as stored,
-     * transposed or not); SPLIT=1 is tf32x3.  Not
-     * batched: its tensor maps describe one matrix each, so a batch is a launch per problem. */
+    /* Step 10: 16-bit operands read where they lie, transposed or not (TMA boxes and wgmma
+     * transpose immediates; TMA needs their rows on 16 bytes); fp32 data as TF32 through the
+     * packing pre-pass, which reads A and B as stored, transposed or not, at any offset and
+     * leading dimension; SPLIT=1 is tf32x3.  C anywhere: the stores check its alignment.  A
+     * batch is one launch (3-D tensor maps; the TF32 pre-pass packs every problem in one). */
     { "wgmma_tma", DT_16BIT, NEED_NV_SM90_TMA, "nvidia wgmma+tma (sm_90a)", "10_wgmma_tma.cl",
       "gemm_wgmma_tma", SM90A, NULL, TMA_16, "", LAUNCH_WARPGROUPS_PRODUCER, PREPASS_NONE, true,
-      false, 8, 0 },
+      true, 8, TRANS_A | TRANS_B | C_ANY },
     { "wgmma_tma", DT_F32, NEED_NV_SM90_TMA, "nvidia wgmma+tma (sm_90a)", "10_wgmma_tma.cl",
       "gemm_wgmma_tma", SM90A, "tf32", TMA_F32, "SPLIT PROMOTE INFLIGHT",
-      LAUNCH_WARPGROUPS_PRODUCER, PREPASS_TF32_PACK, true, false, 4, TRANS_A | TRANS_B },
+      LAUNCH_WARPGROUPS_PRODUCER, PREPASS_TF32_PACK, true, true, 1,
+      TRANS_A | TRANS_B | C_ANY },
     { "wgmma_tma", DT_16BIT, NEED_EMULATION, "emulated wgmma+tma", "10_wgmma_tma.cl",
       "gemm_wgmma_tma", EMU_WGMMA, NULL, TMA_16, "", LAUNCH_WARPGROUPS_PRODUCER, PREPASS_NONE,
-      true, false, 8, 0 },
+      true, true, 8, TRANS_A | TRANS_B | C_ANY },
     { "wgmma_tma", DT_F32, NEED_EMULATION, "emulated wgmma+tma", "10_wgmma_tma.cl",
       "gemm_wgmma_tma", EMU_WGMMA, "tf32", TMA_F32, "SPLIT PROMOTE INFLIGHT",
-      LAUNCH_WARPGROUPS_PRODUCER, PREPASS_TF32_PACK, true, false, 4, TRANS_A | TRANS_B },
+      LAUNCH_WARPGROUPS_PRODUCER, PREPASS_TF32_PACK, true, true, 1,
+      TRANS_A | TRANS_B | C_ANY },
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

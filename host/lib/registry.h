@@ -63,17 +63,20 @@ typedef struct variant {
     launch_kind launch;
     prepass_kind prepass;
     bool tma;              /* takes TMA tensor maps as its last argument */
-    bool batched;          /* takes strideA, strideB, strideC after ldc and runs a strided
-                              batch in one launch, dimension 2 of the NDRange naming the
-                              problem; else one launch per problem, without them */
+    bool batched;          /* runs a strided batch in one launch (built with GEMM_BATCHED),
+                              dimension 2 of the NDRange naming the problem; else one launch
+                              per problem.  Every kernel takes strideA, strideB, strideC after
+                              ldc (a one-problem build ignores them) */
     int ld_multiple;       /* offsets and leading dimensions of A, B and C the kernel reads in
                               place; others go through the layout pre-pass (layout.h) */
     unsigned trans;        /* TRANS_A / TRANS_B: the transposed operands it reads where they
-                              lie (built with GEMM_TRANS_A/B, gemm.h); others are packed */
+                              lie (built with GEMM_TRANS_A/B, gemm.h); others are packed.
+                              C_ANY: C in place at any offset and ldc, not ld_multiple's */
 } variant;
 
 #define TRANS_A 1u
 #define TRANS_B 2u
+#define C_ANY 4u /* its stores check C's alignment themselves (step 10) */
 
 typedef struct algo_def {
     clgemm_algorithm_desc desc; /* the public description (desc.step: 1..10, 0 purpose) */
