@@ -8,10 +8,16 @@ CUDA context and memory pool never sit beside an OpenCL measurement.  By hand:
 
 prints one JSON document on stdout.  Modes: fp32 (torch.backends.cuda.matmul.allow_tf32 =
 False: the arithmetic of the SIMT kernels and of tf32x3's target), tf32 (allowed: the anchor of
-TF32 rows), f16 and bf16 (16-bit inputs, fp32 accumulation).  Each job: torch.matmul on
-uniform [-1, 1) data, warm-up runs, then the median and minimum of RUNS (>= 20) runs, each timed
-with CUDA events.  Without PyTorch or without a CUDA device the document says why, with
-"measured": false, and the exit status is 3.
+TF32 rows), f16 and bf16 (16-bit inputs and output, fp32 accumulation: PyTorch's reduced-
+precision split-K reductions are turned off, as no clgemm kernel reduces in 16 bits).  A job
+may add ':TRANS' (NN, NT, TN, TT), ':bBATCH', ':rRUNS' (timed runs, at least RUNS) and ':cold'
+(a 256 MiB tensor zeroed before each timed run, outside its events, so that the operands come
+from memory, as clgemm --cold-l2).  Each job: torch.matmul on uniform [-1, 1) data, warm-up
+runs, then the timed runs enqueued back to back behind a GPU sleep, each between two CUDA
+events, so that the host's launch time stays out of them as OpenCL's profiling events leave
+it out of clgemm's; the median (of an even count, the mean of the middle two, as clgemm) and
+the minimum.  GB/s counts the bytes of A, B and C once (beta is 0).  Without PyTorch or
+without a CUDA device the document says why, with "measured": false, and the exit status is 3.
 """
 import json
 import sys
@@ -19,31 +25,36 @@ import sys
 MODES = ('fp32', 'tf32', 'f16', 'bf16')
 RUNS = 20
 WARMUP = 3
+COLD_L2_BYTES = 256 << 20  # as clgemm --cold-l2: five times an H100's L2
 
 
 def parse_job(text):
     """'mode:N' or 'mode:MxNxK', optionally ':TRANS' (NN, NT, TN, TT: each operand stored
-    transposed, as clgemm --trans) and ':bBATCH' (torch.bmm over a strided batch)
-    -> (mode, M, N, K, trans, batch)."""
+    transposed, as clgemm --trans), ':bBATCH' (torch.bmm over a strided batch), ':rRUNS' and
+    ':cold' -> (mode, M, N, K, trans, batch, runs, cold)."""
     mode, _, rest = text.partition(':')
     size, _, rest = rest.partition(':')
-    trans, batch = 'NN', 1
+    trans, batch, runs, cold = 'NN', 1, RUNS, False
     for part in rest.split(':') if rest else []:
         if part in ('NN', 'NT', 'TN', 'TT'):
             trans = part
         elif part.startswith('b') and part[1:].isdigit() and int(part[1:]) >= 1:
             batch = int(part[1:])
+        elif part.startswith('r') and part[1:].isdigit() and int(part[1:]) >= 1:
+            runs = max(int(part[1:]), RUNS)
+        elif part == 'cold':
+            cold = True
         else:
             raise ValueError('bad part %r in %r' % (part, text))
     if mode not in MODES or not size:
-        raise ValueError('bad job %r: expected MODE:N or MODE:MxNxK[:TRANS][:bBATCH], MODE one '
-                         'of %s' % (text, ', '.join(MODES)))
+        raise ValueError('bad job %r: expected MODE:N or MODE:MxNxK[:TRANS][:bBATCH][:rRUNS]'
+                         '[:cold], MODE one of %s' % (text, ', '.join(MODES)))
     dims = [int(x) for x in size.split('x')]
     if len(dims) == 1:
         dims *= 3
     if len(dims) != 3 or min(dims) < 1:
         raise ValueError('bad size in %r' % text)
-    return (mode, *dims, trans, batch)
+    return (mode, *dims, trans, batch, runs, cold)
 
 
 def unavailable():
@@ -57,12 +68,20 @@ def unavailable():
     return None
 
 
-def time_matmul(M, N, K, mode, runs=RUNS, trans='NN', batch=1):
+def median(sorted_times):
+    n = len(sorted_times)
+    return sorted_times[n // 2] if n % 2 else 0.5 * (sorted_times[n // 2 - 1] +
+                                                     sorted_times[n // 2])
+
+
+def time_matmul(M, N, K, mode, runs=RUNS, trans='NN', batch=1, cold=False):
     """Median and minimum milliseconds of one M x N x K torch.matmul in `mode` (a batch:
-    torch.bmm); an operand stored transposed is passed as a transposed view, which cuBLAS
-    reads in place."""
+    torch.bmm), and the number of runs; an operand stored transposed is passed as a
+    transposed view, which cuBLAS reads in place."""
     import torch
     torch.backends.cuda.matmul.allow_tf32 = mode == 'tf32'
+    torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
+    torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = False
     dtype = {'f16': torch.float16, 'bf16': torch.bfloat16}.get(mode, torch.float32)
     lead = (batch,) if batch > 1 else ()
 
@@ -72,22 +91,28 @@ def time_matmul(M, N, K, mode, runs=RUNS, trans='NN', batch=1):
         return x.transpose(-1, -2) if t else x
     a = operand(M, K, trans[0] == 'T')
     b = operand(K, N, trans[1] == 'T')
+    scratch = torch.empty(COLD_L2_BYTES, dtype=torch.uint8, device='cuda') if cold else None
     for _ in range(WARMUP):
         torch.matmul(a, b)
     torch.cuda.synchronize()
-    times = []
-    for _ in range(max(runs, RUNS)):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
+    runs = max(runs, RUNS)
+    events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+              for _ in range(runs)]
+    # ~50 us of GPU time per run ahead of them: the host enqueues every run before the GPU
+    # reaches the first, so no event waits for a launch.
+    if hasattr(torch.cuda, '_sleep'):
+        torch.cuda._sleep(int(runs * 1e5))
+    for start, end in events:
+        if scratch is not None:
+            scratch.zero_()
         start.record()
         torch.matmul(a, b)
         end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    del a, b
+    torch.cuda.synchronize()
+    times = sorted(start.elapsed_time(end) for start, end in events)
+    del a, b, scratch
     torch.cuda.empty_cache()
-    times.sort()
-    return times[len(times) // 2], times[0], len(times)
+    return median(times), times[0], len(times)
 
 
 def measure(jobs):
@@ -98,16 +123,22 @@ def measure(jobs):
     import torch
     doc = {'measured': True, 'tool': 'torch.matmul (cuBLAS), CUDA events',
            'torch': torch.__version__, 'cuda': torch.version.cuda,
-           'device': torch.cuda.get_device_name(), 'warmup': WARMUP, 'rows': []}
-    for mode, M, N, K, trans, batch in jobs:
-        med, low, runs = time_matmul(M, N, K, mode, trans=trans, batch=batch)
+           'device': torch.cuda.get_device_name(), 'warmup': WARMUP,
+           'reduced_precision_reduction': False, 'rows': []}
+    for mode, M, N, K, trans, batch, runs, cold in jobs:
+        med, low, runs = time_matmul(M, N, K, mode, runs=runs, trans=trans, batch=batch,
+                                     cold=cold)
+        size = 2 if mode in ('f16', 'bf16') else 4  # of A, B and C alike (torch's C is 16-bit)
         row = {'mode': mode, 'M': M, 'N': N, 'K': K, 'ms_median': med, 'ms_min': low,
-               'runs': runs, 'gflops': 2.0 * M * N * K * batch / med / 1e6}
+               'runs': runs, 'gflops': 2.0 * M * N * K * batch / med / 1e6,
+               'gbps': (M * K + K * N + M * N) * size * batch / med / 1e6,
+               'l2': 'cold' if cold else 'warm'}
         if trans != 'NN' or batch > 1:
             row.update(trans=trans, batch=batch)
         doc['rows'].append(row)
-        sys.stderr.write('cublas: %-4s %dx%dx%d %s batch %d  %.3f ms  %.0f GFLOP/s\n'
-                         % (mode, M, N, K, trans, batch, med, row['gflops']))
+        sys.stderr.write('cublas: %-4s %dx%dx%d %s batch %d %s L2  %.4f ms  %.0f GFLOP/s  '
+                         '%.0f GB/s\n' % (mode, M, N, K, trans, batch, row['l2'], med,
+                                          row['gflops'], row['gbps']))
     return doc
 
 

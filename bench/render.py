@@ -15,6 +15,8 @@ and tensor-core headline are rewritten between their markers from the same runs:
     <!-- results:tensor:begin --> ... <!-- results:tensor:end -->
 --check rewrites nothing and exits 1 when a file is not what it would write.
 --plots DIR also draws GFLOP/s against size and the progression as PNGs (needs matplotlib).
+The llama preset's section and its plot (docs/llama_<device>.png, redrawn unless --check; without
+matplotlib the plot is skipped with a message) come from bench/render_llama.py.
 """
 import argparse
 import glob
@@ -22,6 +24,8 @@ import json
 import os
 import re
 import sys
+
+import render_llama
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STEPS = ['naive', 'coalescing', 'tiled', 'tiled_register', 'block_tiled',
@@ -71,7 +75,9 @@ def clgemm_rows(doc, source):
                         'error': r.get('error'),
                         'precision': r.get('precision') or res.get('precision'),
                         'backend': r.get('backend'), 'params': r.get('params', ''),
-                        'note': r.get('note') or '', 'file': source})
+                        'note': r.get('note') or '', 'file': source,
+                        'trans': res.get('trans', 'NN'), 'l2': res.get('l2', 'warm'),
+                        'gbps': r.get('gbps'), 'runs': r.get('runs')})
     return out
 
 
@@ -516,6 +522,8 @@ def results_md(runs, root, out_path):
                 shape = ' · %s' % size_text(run.rows[0]['M'], run.rows[0]['N'],
                                             run.rows[0]['K'])
             L += [caption(run, root_rel) + shape, ''] + table(run) + ['']
+    L += render_llama.section(runs, root_rel, os.path.dirname(os.path.abspath(out_path)),
+                              caption, used)
     L += ['## Older result folders', '',
           'Every folder under bench/results/, with what it measured (from its README.txt and '
           'its files).  Figures quoted in docs/ point here.', '']
@@ -652,6 +660,8 @@ def main():
             print(path + ':\n' + (summary(doc) if isinstance(doc, dict) else '  not JSON'))
         return 0
     runs = load_runs(args.results)
+    if not args.check:  # drawn first: results.md links the plot when it exists
+        render_llama.plot(runs, os.path.dirname(os.path.abspath(args.out)))
     outputs = {args.out: results_md(runs, args.results, args.out)}
     if args.readme and os.path.exists(args.readme):
         with open(args.readme) as f:

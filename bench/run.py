@@ -15,6 +15,10 @@ Presets (each feeds one table of docs/results.md):
                with --epilogue bias_gelu, with a 16-bit C (--out bf16 / f16), and bf16 with
                both (a Linear layer); cuBLAS beside the plain ones
   readme       quick + progression + tensor: everything the README shows
+  llama        issue #17: Llama-3-8B's projections as a PyTorch Linear (X W^T, --trans NT),
+               (N, K) in {6144x4096, 4096x4096, 28672x4096, 4096x14336} x M in {1, 16, 128,
+               4096}: fp32 auto, TF32 and tf32x3 (with CLBlast), f16 and bf16 tensor_core; at
+               M <= 16 once more with --cold-l2; the same timed-run count on both sides
 
 Every case is one clgemm process (--format json) that also times CLBlast on the same buffers.
 When PyTorch sees a CUDA device, cuBLAS is timed with the same shapes and precisions in the
@@ -48,11 +52,13 @@ class Case:
     algorithms (none: every one), and the cuBLAS modes that go beside it."""
 
     def __init__(self, name, size, algos, dtype=None, cublas=('fp32',), flags=(), trans='NN',
-                 batch=1):
+                 batch=1, iters=None, cold=False):
         self.name, self.size, self.algos, self.dtype, self.cublas = \
             name, size, algos, dtype, cublas
         # layouts preset: clgemm's own flags, and what cuBLAS runs beside them
         self.flags, self.trans, self.batch = list(flags), trans, batch
+        # llama preset: timed runs on both sides (None: each side's default), and --cold-l2
+        self.iters, self.cold = iters, cold
 
     def command(self, args):
         cmd = [args.clgemm, '--format', 'json']
@@ -64,8 +70,10 @@ class Case:
             cmd += ['--dtype', self.dtype]
         for a in self.algos:
             cmd += ['--algo', a]
-        if args.iters:
-            cmd += ['--iters', str(args.iters)]
+        if args.iters or self.iters:
+            cmd += ['--iters', str(args.iters or self.iters)]
+        if self.cold:
+            cmd += ['--cold-l2']
         return cmd + self.flags + args.extra
 
 
@@ -113,6 +121,8 @@ def preset_cases(preset, sizes=None):
                     Case('bf16_batch%s_%s' % (b, s), s, ['tensor_core'], dtype='bf16',
                          flags=['--batch', b], cublas=('bf16',), batch=int(b))]
         return out
+    if preset == 'llama':
+        return llama_cases(sizes)
     if preset == 'epilogues':
         # The fused store's cost: the same GEMM plain, with bias + GELU, and with a 16-bit C.
         out = []
@@ -135,9 +145,37 @@ def preset_cases(preset, sizes=None):
     raise KeyError(preset)
 
 
+# Llama-3-8B's projections, (N, K) of W in a PyTorch Linear (W stored N x K): QKV, O,
+# gate+up, down; and the tokens M of one decode step, a small batch, a prefill chunk.
+LLAMA_NK = ['6144x4096', '4096x4096', '28672x4096', '4096x14336']
+LLAMA_M = ['1', '16', '128', '4096']
+COLD_MAX_M = 16  # below this the weight dominates the traffic: the L2 decides the figure
+
+
+def llama_cases(sizes=None):
+    """Per shape one process per data type (fp32 data: auto, TF32 and tf32x3 beside CLBlast;
+    f16 and bf16: tensor_core alone, as CLBlast has no 16-bit path to compare), warm; at
+    M <= COLD_MAX_M the same again with --cold-l2.  Timed runs: 100 where a run takes
+    microseconds, 20 (the least the issue accepts) at M = 4096, the same for cuBLAS."""
+    out = []
+    for size in sizes or [m + 'x' + nk for nk in LLAMA_NK for m in LLAMA_M]:
+        m = int(size.split('x')[0])
+        iters = 100 if m <= 128 else 20
+        for cold in (False, True) if m <= COLD_MAX_M else (False,):
+            tail = '_cold' if cold else ''
+            out += [Case('f32_%s%s' % (size, tail), size,
+                         ['auto', 'tensor_core', 'tensor_core_tf32x3'], cublas=('fp32', 'tf32'),
+                         flags=['--trans', 'NT'] + (['--no-baseline'] if cold else []),
+                         trans='NT', iters=iters, cold=cold)]
+            out += [Case('%s_%s%s' % (d, size, tail), size, ['tensor_core'], dtype=d,
+                         cublas=(d,), flags=['--trans', 'NT', '--no-baseline'], trans='NT',
+                         iters=iters, cold=cold) for d in ('f16', 'bf16')]
+    return out
+
+
 PRESETS = {'quick': ['quick'], 'progression': ['progression'], 'tensor': ['tensor'],
            'sizes': ['sizes'], 'layouts': ['layouts'], 'epilogues': ['epilogues'],
-           'readme': ['quick', 'progression', 'tensor']}
+           'readme': ['quick', 'progression', 'tensor'], 'llama': ['llama']}
 
 
 def say(text):
@@ -154,9 +192,14 @@ def slug(device, platform):
 
 
 def git(*args):
-    try:
-        return subprocess.run(['git', '-C', ROOT] + list(args), capture_output=True,
+    """git's answer about this tree; '' when the tree is not a checkout of its own (a copy
+    inside another repository would report that repository's commit)."""
+    def ask(*a):
+        return subprocess.run(['git', '-C', ROOT] + list(a), capture_output=True,
                               text=True, timeout=30).stdout.strip()
+    try:
+        top = ask('rev-parse', '--show-toplevel')
+        return ask(*args) if top and os.path.samefile(top, ROOT) else ''
     except OSError:
         return ''
 
@@ -203,8 +246,8 @@ def probe_device(args):
         return None
 
 
-def cublas_jobs(cases, docs):
-    """(mode, M, N, K) for every case, sizes read back from its JSON when clgemm chose it."""
+def cublas_jobs(cases, docs, iters=None):
+    """cublas.py's jobs for every case, sizes read back from its JSON when clgemm chose it."""
     jobs = []
     for case, doc in zip(cases, docs):
         shapes = [(r['M'], r['N'], r['K']) for r in (doc or {}).get('results', [])]
@@ -213,14 +256,18 @@ def cublas_jobs(cases, docs):
             shapes = [tuple(d * 3 if len(d) == 1 else d)]
         for shape in shapes:
             for mode in case.cublas:
-                if (mode, *shape, case.trans, case.batch) not in jobs:
-                    jobs.append((mode, *shape, case.trans, case.batch))
+                job = '%s:%dx%dx%d:%s:b%d' % (mode, *shape, case.trans, case.batch)
+                if iters or case.iters:
+                    job += ':r%d' % (iters or case.iters)
+                if case.cold:
+                    job += ':cold'
+                if job not in jobs:
+                    jobs.append(job)
     return jobs
 
 
 def run_cublas(jobs, folder, dry):
-    cmd = [sys.executable, os.path.relpath(os.path.join(ROOT, 'bench', 'cublas.py'))] + \
-        ['%s:%dx%dx%d:%s:b%d' % j for j in jobs]
+    cmd = [sys.executable, os.path.relpath(os.path.join(ROOT, 'bench', 'cublas.py'))] + jobs
     if dry:
         print(shlex.join(cmd[1:]) + '  > %s/cublas.json' % folder)
         return None
@@ -256,7 +303,7 @@ def run_preset(preset, args, device, base):
         print('# %s -> %s/' % (preset, folder))
         for c in cases:
             print(shlex.join(c.command(args)) + '  > %s/%s.json' % (folder, c.name))
-        jobs = cublas_jobs(cases, [None] * len(cases))
+        jobs = cublas_jobs(cases, [None] * len(cases), args.iters)
         if jobs:
             run_cublas(jobs, folder, True)
         if any(c.size is None for c in cases):
@@ -267,8 +314,9 @@ def run_preset(preset, args, device, base):
     started = datetime.datetime.now(datetime.timezone.utc)
     meta = {'preset': preset, 'date': started.strftime('%Y-%m-%d'),
             'started': started.isoformat(timespec='seconds'), **device,
-            'clblast_version': clblast_version(), 'git_commit': git('rev-parse', 'HEAD'),
-            'git_dirty': bool(git('status', '--porcelain', '--untracked-files=no')),
+            'clblast_version': clblast_version(), 'git_commit': git('rev-parse', 'HEAD') or None,
+            'git_dirty': bool(git('status', '--porcelain', '--untracked-files=no'))
+            if git('rev-parse', 'HEAD') else None,
             'command': shlex.join([os.path.relpath(sys.argv[0], ROOT)] + sys.argv[1:]),
             'sizes': list(dict.fromkeys(c.size for c in cases if c.size)), 'cases': []}
     docs, worst = [], 0
@@ -293,7 +341,7 @@ def run_preset(preset, args, device, base):
                               'exit': code,
                               'seconds': round(time.time() - t0, 1),
                               'command': shlex.join(cmd)})
-    cub = run_cublas(cublas_jobs(cases, docs), folder, False)
+    cub = run_cublas(cublas_jobs(cases, docs, args.iters), folder, False)
     if cub and cub.get('measured') and cub.get('device') != device['device']:
         say('note: PyTorch timed %s, clgemm ran on %s' % (cub.get('device'), device['device']))
     meta['cublas'] = 'measured' if cub and cub.get('measured') else \

@@ -71,6 +71,7 @@ bad = [
     (['--batch', '-2'], '--batch'), (['--ld-pad', 'x'], '--ld-pad'),
     # a batch whose buffers together exceed 32-bit indexing is refused before any allocation
     (['--size', '1024', '--batch', '4096'], 'beyond 32-bit'),
+    (['--cold-l2=yes'], '--cold-l2 takes no value'),
     # C's type and the epilogue
     (['--out', 'f8'], "bad --out 'f8'"), (['--out', 'tf32x3'], "bad --out 'tf32x3'"),
     (['--out'], 'needs a value'), (['--epilogue', 'swish'], "bad --epilogue 'swish'"),
@@ -87,8 +88,8 @@ rc, out, err = run('--help')
 expect(rc == 0 and '--size' in out and '--device' in out and 'Exit status' in out and
        '--dtype' in out and 'bf16' in out and '--show-unsupported' in out and
        '--option=VALUE' in out and '--layout' in out and '--trans' in out and
-       '--ld-pad' in out and '--batch' in out and '--out' in out and 'bias_gelu' in out,
-       '--help')
+       '--ld-pad' in out and '--batch' in out and '--cold-l2' in out and '--out' in out and
+       'bias_gelu' in out, '--help')
 rc, out, err = run('--version')
 expect(rc == 0 and out.startswith('clgemm '), '--version', out)
 rc, out, err = run('--device', 'pocl', '--algo', 'list')
@@ -353,6 +354,35 @@ rc, out, err = run('--device', 'all', '--size', '24', '--iters', '1', '--quiet',
                    'json')
 expect(rc == 0 and len(json.loads(out)['results']) >= 1, '--device all runs every device',
        out + err)
+
+# --cold-l2: accepted, said in the JSON ("l2"), CSV and problem line; GB/s counts A, B and C
+# once at their element sizes, C twice when beta != 0 (a 16-bit kernel reads 2-byte A and B).
+def gbps_ok(r, M, N, K, ab, beta):
+    want = (M * K * ab + K * N * ab + M * N * 4 * (2 if beta else 1)) / (r['ms_median'] * 1e6)
+    return abs(r['gbps'] - want) < 1e-3 * want
+for cold, dtype, beta in ((True, 'f32', '0.5'), (False, 'bf16', '0')):
+    rc, out, err = run('--device', 'pocl', '--algo', 'tensor_core', '--size', '24x40x16',
+                       '--trans', 'NT', '--dtype', dtype, '--beta', beta, '--iters', '2',
+                       '--format', 'json', '--quiet', *(['--cold-l2'] if cold else []),
+                       env={'CLGEMM_EMULATE_MATRIX': '1'})
+    try:
+        res = json.loads(out)['results'][0]
+        rows = {r['algorithm']: r for r in res['rows']}
+        ok = (rc == 0 and res['l2'] == ('cold' if cold else 'warm') and
+              gbps_ok(rows['tensor_core'], 24, 40, 16, 4 if dtype == 'f32' else 2, beta != '0')
+              and gbps_ok(rows['clblast'], 24, 40, 16, 4, beta != '0'))
+    except (ValueError, KeyError, IndexError, TypeError) as exc:
+        ok = False
+        out += repr(exc)
+    expect(ok, '%s --dtype %s --beta %s: JSON l2 and GB/s' % ('--cold-l2' if cold else 'warm',
+                                                               dtype, beta), out + err)
+rc, out, err = run('--device', 'pocl', '--algo', 'tiled', '--size', '24', '--iters', '1',
+                   '--cold-l2')
+csv_rc, csv_out, _ = run('--device', 'pocl', '--algo', 'tiled', '--size', '24', '--iters', '1',
+                         '--cold-l2', '--format', 'csv', '--quiet')
+expect(rc == 0 and csv_rc == 0 and '24 x 24 x 24; cold L2' in out and
+       [r['l2'] for r in csv.DictReader(io.StringIO(csv_out))] == ['cold', 'cold'],
+       '--cold-l2: the problem line and the CSV say cold', out + err + csv_out)
 
 # --no-check says so instead of pretending.
 rc, out, err = run('--device', 'pocl', '--algo', 'naive', '--size', '20', '--iters', '1',

@@ -122,6 +122,7 @@ enum {
     OPT_NO_CHECK,
     OPT_NO_BASELINE,
     OPT_SHOW_UNSUPPORTED,
+    OPT_COLD_L2,
     OPT_ALGO,
     OPT_SIZE,
     OPT_DEVICE,
@@ -148,6 +149,7 @@ static const struct option long_options[] = {
     { "no-baseline", no_argument, NULL, OPT_NO_BASELINE },
     { "quiet", no_argument, NULL, OPT_QUIET },
     { "show-unsupported", no_argument, NULL, OPT_SHOW_UNSUPPORTED },
+    { "cold-l2", no_argument, NULL, OPT_COLD_L2 },
     { "algo", required_argument, NULL, OPT_ALGO },
     { "size", required_argument, NULL, OPT_SIZE },
     { "device", required_argument, NULL, OPT_DEVICE },
@@ -388,6 +390,7 @@ int cli_parse(int argc, char **argv, cli_options *o, errbuf *e)
         case OPT_NO_CHECK: o->check = false; break;
         case OPT_NO_BASELINE: o->baseline = false; break;
         case OPT_SHOW_UNSUPPORTED: o->show_unsupported = true; break;
+        case OPT_COLD_L2: o->cold_l2 = true; break;
         default:
             if (take_option(o, opt, optarg, e) != 0)
                 return -1;

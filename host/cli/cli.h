@@ -32,6 +32,7 @@ typedef struct cli_options {
     int ld_pad;            /* --ld-pad P (each leading dimension: its line length + P); -1:
                               lines padded to 32-element multiples */
     int batch;             /* --batch N, >= 1 */
+    bool cold_l2;          /* --cold-l2: evict the L2 before each timed run */
     clgemm_dtype c_type;   /* --out f32|f16|bf16 */
     clgemm_epilogue epilogue; /* --epilogue NAME */
 } cli_options;

@@ -130,6 +130,7 @@ int main(int argc, char **argv)
     req.op_b = opt.op_b;
     req.ld_pad = opt.ld_pad;
     req.batch = opt.batch;
+    req.cold_l2 = opt.cold_l2;
     req.c_type = opt.c_type;
     req.epilogue = opt.epilogue;
     req.progress = !opt.quiet;

@@ -50,6 +50,8 @@ static void operand_text(const run_result *res, char *buf, size_t size)
         ADD("%sbatch %d", n ? ", " : "; ", res->batch);
     if (res->ld_pad >= 0)
         ADD("%sld pad %d", n ? ", " : "; ", res->ld_pad);
+    if (res->cold_l2)
+        ADD("%scold L2", n ? ", " : "; ");
     if (res->epilogue != CLGEMM_EPILOGUE_NONE)
         ADD("%sepilogue %s", n ? ", " : "; ", clgemm_epilogue_name(res->epilogue));
 #undef ADD
@@ -181,7 +183,7 @@ static void print_csv(FILE *out, const report_entry *e, size_t n)
 {
     fprintf(out, "device,platform,driver,M,N,K,algorithm,status,ms_median,ms_min,runs,gflops,"
                  "vs_clblast,error,tolerance,precision,backend,build_ms,from_cache,params,note,"
-                 "dtype,layout,trans,batch,ld_pad,c_type,epilogue\n");
+                 "dtype,layout,trans,batch,ld_pad,gbps,l2,c_type,epilogue\n");
     for (size_t j = 0; j < n; j++)
         for (size_t i = 0; i < e[j].result.nrows; i++) {
             const run_row *row = &e[j].result.rows[i];
@@ -218,8 +220,9 @@ static void print_csv(FILE *out, const report_entry *e, size_t n)
                     trans_name(res->op_a, res->op_b), res->batch);
             if (res->ld_pad >= 0) /* empty: the default padding to 32-element multiples */
                 fprintf(out, "%d", res->ld_pad);
-            fprintf(out, ",%s,%s\n", clgemm_dtype_name(res->c_type),
-                    clgemm_epilogue_name(res->epilogue));
+            csv_num(out, timed ? row->gbps : NAN);
+            fprintf(out, ",%s,%s,%s\n", res->cold_l2 ? "cold" : "warm",
+                    clgemm_dtype_name(res->c_type), clgemm_epilogue_name(res->epilogue));
         }
 }
 
@@ -246,6 +249,8 @@ static json_object *json_row(const run_row *row)
     json_object_object_add(o, "ms_min", json_number(timed ? row->ms_min : NAN));
     json_object_object_add(o, "runs", json_object_new_int(row->runs));
     json_object_object_add(o, "gflops", json_number(timed ? row->gflops : NAN));
+    /* bytes of A, B and C (C twice when beta != 0) over the median time */
+    json_object_object_add(o, "gbps", json_number(timed ? row->gbps : NAN));
     json_object_object_add(o, "vs_clblast", json_number(row->vs_baseline));
     json_object_object_add(o, "error", json_number(row->error));
     json_object_object_add(o, "tolerance", json_number(row->tolerance));
@@ -295,6 +300,8 @@ static json_object *json_result(const report_entry *e)
     json_object_object_add(o, "epilogue",
                            json_object_new_string(clgemm_epilogue_name(res->epilogue)));
     json_object_object_add(o, "check", json_object_new_string(res->check_method));
+    /* "cold": the L2 was evicted before each timed run (--cold-l2) */
+    json_object_object_add(o, "l2", json_object_new_string(res->cold_l2 ? "cold" : "warm"));
     for (size_t i = 0; i < res->nrows; i++)
         json_object_array_add(rows, json_row(&res->rows[i]));
     json_object_object_add(o, "rows", rows);

@@ -76,6 +76,12 @@ int run_validate(const clgemm_device_desc *dev, const run_request *req, errbuf *
             return -1;
         }
     }
+    if (req->cold_l2 && COLD_L2_BYTES > dev->max_alloc) {
+        err_set(e, "--cold-l2 needs a %.0f MiB buffer to evict the L2; %s allows %.1f MiB in "
+                   "one buffer",
+                COLD_L2_BYTES / 1048576.0, dev->name, dev->max_alloc / 1048576.0);
+        return -1;
+    }
     return 0;
 }
 
@@ -134,7 +140,7 @@ static void run_one(session *s, const run_request *req, workspace *w,
                     const reference *ref, run_row *row)
 {
     errbuf e = { "" };
-    row->error = row->tolerance = row->vs_baseline = row->build_ms = NAN;
+    row->error = row->tolerance = row->vs_baseline = row->build_ms = row->gbps = NAN;
     row->from_cache = -1;
 
     if (row->baseline) {
@@ -212,6 +218,7 @@ int session_run(session *s, const run_request *req, run_result *out, errbuf *e)
     out->op_b = req->op_b;
     out->ld_pad = req->ld_pad;
     out->batch = req->batch > 0 ? req->batch : 1;
+    out->cold_l2 = req->cold_l2;
     workspace w;
     reference ref;
     memset(&ref, 0, sizeof ref);

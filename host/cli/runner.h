@@ -41,6 +41,7 @@ typedef struct run_row {
     char *build_log; /* owned, for ROW_BUILD_FAILED */
     int runs;
     double ms_median, ms_min, gflops;
+    double gbps; /* bytes of A, B and C (C twice when beta != 0) / median time; NaN if none */
     double vs_baseline; /* CLBlast's median time / ours: above 1 is faster; NaN if none */
     double error, tolerance; /* NaN when not checked */
     double build_ms;         /* building (or loading from the cache) the kernel; NaN if none */
@@ -85,6 +86,10 @@ typedef struct run_request {
      * from the rounded values, algorithms with a 16-bit kernel get 16-bit copies (converted
      * once, outside the timing), the others the rounded values as fp32. */
     clgemm_dtype dtype;
+    /* Before each timed run, write a scratch buffer larger than the L2 (outside the timed
+     * events), so that the run reads its operands from memory: what a weight that a model
+     * reads once per token costs (--cold-l2). */
+    bool cold_l2;
     /* C's type and the fused epilogue (--out, --epilogue): every row but CLBlast's computes
      * the whole operation, on a C buffer of that type and a bias vector of N values of it
      * (random, rounded to it, NaN around it); CLBlast's row runs the plain fp32 GEMM of the
@@ -105,6 +110,7 @@ typedef struct run_result {
     clgemm_op op_a, op_b;
     int ld_pad; /* < 0: the default padding */
     int batch;
+    bool cold_l2;
     char check_method[64];
     run_row *rows;
     size_t nrows;

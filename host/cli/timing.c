@@ -50,9 +50,11 @@ static double event_ns(cl_event ev, cl_profiling_info what, bool *ok)
     return (double)t;
 }
 
-/* Enqueues `count` timed runs back to back, then reads their device times (ms). */
+/* Enqueues `count` timed runs back to back, then reads their device times (ms).  With a
+ * scratch buffer (--cold-l2) each run follows a fill of it: the queue is in order, so the
+ * fill ends before the run's first command starts, and the events leave it out. */
 static int timed_batch(session *s, const run_request *req, const workspace *w,
-                       const run_row *row, int count, double *ms, errbuf *e)
+                       const run_row *row, int count, cl_mem scratch, double *ms, errbuf *e)
 {
     cl_event *firsts = calloc((size_t)count, sizeof(cl_event));
     cl_event *lasts = calloc((size_t)count, sizeof(cl_event));
@@ -61,9 +63,14 @@ static int timed_batch(session *s, const run_request *req, const workspace *w,
         err_set(e, "out of host memory");
         goto done;
     }
-    for (int i = 0; i < count; i++)
+    for (int i = 0; i < count; i++) {
+        cl_uint pattern = (cl_uint)i; /* fresh data each time, in case a device skips no-ops */
+        if (scratch)
+            CL_TRY(e, clEnqueueFillBuffer(s->queue, scratch, &pattern, sizeof pattern, 0,
+                                          COLD_L2_BYTES, 0, NULL, NULL));
         if (timing_enqueue(s, req, w, row, &firsts[i], &lasts[i], e) != 0)
             goto done;
+    }
     CL_TRY(e, clFinish(s->queue));
     /* For taking a time apart only (bench/, never a reported figure): the GEMM kernel alone,
      * without the pre-pass that some algorithms enqueue before it. */
@@ -96,28 +103,49 @@ done:
     return rc;
 }
 
+/* Bytes of A, B and C that one GEMM must move at least: each operand read once, C written
+ * once, and read once more when beta != 0. */
+static double problem_bytes(const run_request *req, const run_row *row)
+{
+    const double ab = row->bits16 ? 2.0 : 4.0;
+    /* CLBlast's row runs the plain GEMM on a float C whatever --out says */
+    const double c = row->baseline || req->c_type == CLGEMM_F32 ? 4.0 : 2.0;
+    const double M = req->shape.M, N = req->shape.N, K = req->shape.K;
+    return (M * K * ab + K * N * ab + M * N * c * (req->beta != 0.0f ? 2.0 : 1.0)) *
+           (req->batch > 0 ? req->batch : 1);
+}
+
 int timing_measure(session *s, const run_request *req, const workspace *w, run_row *row,
                    errbuf *e)
 {
+    cl_mem scratch = NULL;
+    double *ms = NULL;
     for (int i = 0; i < req->warmup; i++)
         if (timing_enqueue(s, req, w, row, NULL, NULL, e) != 0)
             return -1;
     CL_TRY(e, clFinish(s->queue));
+    if (req->cold_l2) {
+        cl_int err;
+        scratch = clCreateBuffer(s->cl, CL_MEM_READ_WRITE, COLD_L2_BYTES, NULL, &err);
+        if (!scratch) {
+            err_set(e, "clCreateBuffer(--cold-l2 scratch, %zu MiB) failed: %s",
+                    COLD_L2_BYTES >> 20, cl_error_name(err));
+            return -1;
+        }
+    }
 
     int cap = req->iters > 0 ? req->iters : AUTO_MAX_RUNS;
-    double *ms = calloc((size_t)cap, sizeof(double));
+    ms = calloc((size_t)cap, sizeof(double));
     if (!ms) {
         err_set(e, "out of host memory");
-        return -1;
+        goto fail;
     }
     int runs = 0;
     int batch = req->iters > 0 ? req->iters : AUTO_MIN_RUNS;
     double total = 0.0;
     while (batch > 0) {
-        if (timed_batch(s, req, w, row, batch, ms + runs, e) != 0) {
-            free(ms);
-            return -1;
-        }
+        if (timed_batch(s, req, w, row, batch, scratch, ms + runs, e) != 0)
+            goto fail;
         for (int i = runs; i < runs + batch; i++)
             total += ms[i];
         runs += batch;
@@ -135,8 +163,14 @@ int timing_measure(session *s, const run_request *req, const workspace *w, run_r
     /* every problem of the batch counts */
     row->gflops = 2.0 * req->shape.M * (double)req->shape.N * req->shape.K *
                   (req->batch > 0 ? req->batch : 1) / (row->ms_median * 1e-3) / 1e9;
+    row->gbps = problem_bytes(req, row) / (row->ms_median * 1e-3) / 1e9;
     free(ms);
+    if (scratch)
+        clReleaseMemObject(scratch);
     return 0;
 fail:
+    free(ms);
+    if (scratch)
+        clReleaseMemObject(scratch);
     return -1;
 }
