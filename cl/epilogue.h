@@ -53,7 +53,8 @@ typedef ushort gemm_c_t;
 /* ---- C's type: loads and stores of 1, 2 or 4 neighbours, as floats ---------------------
  * f16 goes through vload_half / vstore_half_rte, core OpenCL C 1.2 (no cl_khr_fp16: half is
  * only a pointer type here): one conversion instruction each on NVIDIA, rounding to nearest
- * even as the host does (host/lib/dtype.c).  bf16 is the top half of a float, rounded by
+ * even as the host does (host/lib/dtype.c); the aligned forms (vstorea_half2/4) let the
+ * compiler write a pair or four in one store.  bf16 is the top half of a float, rounded by
  * hand. */
 
 inline float gemm_bf16_to_float(const ushort h) { return as_float((uint)h << 16); }
@@ -97,7 +98,7 @@ inline void gemm_c_put2(__global gemm_c_t *p, const float2 x)
 #if GEMM_CTYPE == 0
     *(__global float2 *)p = x;
 #elif GEMM_CTYPE == 1
-    vstore_half2_rte(x, 0, GEMM_HALF(p));
+    vstorea_half2_rte(x, 0, GEMM_HALF(p));
 #else
     *(__global ushort2 *)p = (ushort2)(gemm_float_to_bf16(x.x), gemm_float_to_bf16(x.y));
 #endif
@@ -109,7 +110,7 @@ inline float4 gemm_c_get4(__global const gemm_c_t *p)
 #if GEMM_CTYPE == 0
     return *(__global const float4 *)p;
 #elif GEMM_CTYPE == 1
-    return vload_half4(0, GEMM_CONST_HALF(p));
+    return vloada_half4(0, GEMM_CONST_HALF(p));
 #else
     const ushort4 h = *(__global const ushort4 *)p;
     return (float4)(gemm_bf16_to_float(h.x), gemm_bf16_to_float(h.y), gemm_bf16_to_float(h.z),
@@ -122,7 +123,7 @@ inline void gemm_c_put4(__global gemm_c_t *p, const float4 x)
 #if GEMM_CTYPE == 0
     *(__global float4 *)p = x;
 #elif GEMM_CTYPE == 1
-    vstore_half4_rte(x, 0, GEMM_HALF(p));
+    vstorea_half4_rte(x, 0, GEMM_HALF(p));
 #else
     *(__global ushort4 *)p = (ushort4)(gemm_float_to_bf16(x.x), gemm_float_to_bf16(x.y),
                                        gemm_float_to_bf16(x.z), gemm_float_to_bf16(x.w));
@@ -146,13 +147,17 @@ inline float4 gemm_bias_get4(__global const gemm_c_t *b)
 /* ---- the epilogue ---------------------------------------------------------------------- */
 
 /* ReLU keeps a NaN (x < 0 is false for it): a NaN read from outside an operand's window must
- * reach C and fail the check, not vanish into a zero. */
+ * reach C and fail the check, not vanish into a zero.  GELU's tanh form,
+ * 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), is evaluated as the equal
+ * x / (1 + exp(-2 sqrt(2/pi) (x + 0.044715 x^3))): one exp and one division, no branch (a
+ * tanh has both ranges' code), so the unrolled stores interleave; within 2^-20 |x| of the
+ * exact value (docs/precision.md), and right at both ends (x / inf = -0, x / 1 = x). */
 inline float gemm_act(const float x)
 {
 #if GEMM_ACT == 1
     return x < 0.0f ? 0.0f : x;
 #elif GEMM_ACT == 2
-    return 0.5f * x * (1.0f + tanh(0.7978845608f * (x + 0.044715f * x * x * x)));
+    return x / (1.0f + exp(-1.5957691216f * (x + 0.044715f * x * x * x)));
 #else
     return x;
 #endif
@@ -163,7 +168,7 @@ inline float4 gemm_act4(const float4 x)
 #if GEMM_ACT == 1
     return select(x, (float4)(0.0f), x < 0.0f);
 #elif GEMM_ACT == 2
-    return 0.5f * x * (1.0f + tanh(0.7978845608f * (x + 0.044715f * x * x * x)));
+    return x / (1.0f + exp(-1.5957691216f * (x + 0.044715f * x * x * x)));
 #else
     return x;
 #endif

@@ -397,12 +397,12 @@ with tempfile.TemporaryDirectory() as tmp:
     shutil.copytree(CL_DIR, bad_dir)
     path = os.path.join(bad_dir, 'epilogue.h')
     text = open(path).read()
-    needle = 'inline gemm_c_t gemm_finish1('
+    needle = 'inline float gemm_finish1('
     assert needle in text
-    text = text.replace(needle, 'inline gemm_c_t gemm_finish1_true(', 1)
+    text = text.replace(needle, 'inline float gemm_finish1_true(', 1)
     head, tail = text.rsplit('#endif', 1)
-    text = head + '''inline gemm_c_t gemm_finish1(const float acc, const float alpha, const float beta,
-                             __global const gemm_c_t *p, const float b)
+    text = head + '''inline float gemm_finish1(const float acc, const float alpha, const float beta,
+                          __global const gemm_c_t *p, const float b)
 {
     return gemm_finish1_true(acc, alpha, beta, p, b) +
            (get_global_id(0) == 1 && get_global_id(1) == 2 ? 0.01f : 0.0f);

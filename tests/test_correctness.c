@@ -181,10 +181,17 @@ int main(int argc, char **argv)
     mode m = argc > 1 && strcmp(argv[1], "full") == 0      ? FULL
              : argc > 1 && strcmp(argv[1], "ksweep") == 0  ? KSWEEP
              : argc > 1 && strcmp(argv[1], "quick") == 0   ? QUICK
-             : argc > 1 && strcmp(argv[1], "layouts") == 0 ? LAYOUTS
-                                                           : (mode)-1;
+             : argc > 1 && strncmp(argv[1], "layouts", 7) == 0 ? LAYOUTS
+                                                                 : (mode)-1;
+    /* layouts:K/N runs the groups g with g % N == K - 1 (CLBlast with K = 1): the shards run
+     * side by side as separate tests, with the same pairing as one run of them all. */
+    int shard = 1, shards = 1;
+    if (m == LAYOUTS && argv[1][7] &&
+        (sscanf(argv[1] + 7, ":%d/%d", &shard, &shards) != 2 || shards < 1 || shard < 1 ||
+         shard > shards))
+        m = (mode)-1;
     if ((int)m < 0) {
-        fprintf(stderr, "usage: test_correctness quick|full|ksweep|layouts [ALGO...]\n");
+        fprintf(stderr, "usage: test_correctness quick|full|ksweep|layouts[:K/N] [ALGO...]\n");
         return 2;
     }
     const char *spec = getenv("CLGEMM_TEST_DEVICE");
@@ -265,7 +272,8 @@ int main(int argc, char **argv)
                 int g = baseline ? -1 : shares && mma_group[h] >= 0 ? mma_group[h] : group++;
                 if (mma)
                     mma_group[h] = g;
-                run_layout_cases(s, algos[a], h ? CLGEMM_F16 : CLGEMM_F32, g);
+                if ((g < 0 ? 0 : g % shards) == shard - 1)
+                    run_layout_cases(s, algos[a], h ? CLGEMM_F16 : CLGEMM_F32, g);
             }
             continue;
         }

@@ -104,7 +104,7 @@ int test_layouts_invalid(clgemm_context *context)
     BAD("bias/C", (d.epilogue = CLGEMM_EPILOGUE_BIAS, d.bias = c, d.off_bias = 60), I,
         "bias overlaps C");
     BAD("bias/C", (d.c_type = CLGEMM_F16, d.epilogue = CLGEMM_EPILOGUE_BIAS, d.bias = c,
-                   d.off_bias = 120), I, "bias overlaps C");
+                   d.off_bias = 60), I, "bias overlaps C");
 #undef BAD
     /* A bias right after C in the same buffer shares no byte: it runs. */
     d = ok;

@@ -20,6 +20,7 @@
 #include "api_internal.h"
 #include "gemm_check.h"
 #include "layout.h"
+#include "registry.h"
 
 /* The first and last commands of a call, and the order of its commands on a queue that does
  * not keep it itself (a barrier before every command but the first). */
@@ -272,9 +273,15 @@ static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clge
     /* Transposes the kernel reads where they lie are built into it; the rest are packed.  The
      * epilogue is built into every kernel; a column-major C is stored transposed, so its bias
      * (per caller's column) runs along the kernel's rows. */
-    const gemm_build want = { .trans_a = p->x[0].trans, .trans_b = p->x[1].trans,
-                              .c_type = (int)d->c_type, .epilogue = (int)d->epilogue,
-                              .bias_rows = col && (d->epilogue & 1) };
+    gemm_build want = { .trans_a = p->x[0].trans, .trans_b = p->x[1].trans,
+                        .c_type = (int)d->c_type, .epilogue = (int)d->epilogue,
+                        .bias_rows = col && (d->epilogue & 1) };
+    /* A named step's batched build runs any batch, in one launch or a problem per launch
+     * (a variant that takes no batch builds as it would anyway): asking for it at once saves
+     * building the one-problem kernel only to replace it.  Purpose names and auto choose
+     * their kernel by the build, so they keep the two-step choice below. */
+    const algo_def *named = algorithm ? algo_find_n(algorithm, strcspn(algorithm, ":")) : NULL;
+    want.batched = batch > 1 && named && !named->candidates;
     if ((st = api_choose(fn, ctx, algorithm, d->ab_type, (size_t)p->s.M, (size_t)p->s.N,
                          (size_t)p->s.K, &want, &cp)) != CLGEMM_SUCCESS)
         return st;
