@@ -323,7 +323,7 @@ clgemm_status gemm_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_d
         *first = NULL;
     if (last)
         *last = NULL;
-    size_t batch;
+    size_t batch = 1;
     problem p;
     struct ctx_plan *cp = NULL;
     bool any = false;
@@ -391,7 +391,7 @@ clgemm_status gemm_call_resolve(const char *fn, clgemm_context *ctx, const clgem
 {
     if (!out || size == 0)
         return gemm_check_bad(fn, "NULL output buffer");
-    size_t batch;
+    size_t batch = 1;
     problem p;
     struct ctx_plan *cp = NULL;
     bool any = false;
@@ -407,7 +407,7 @@ clgemm_status clgemm_resolve_packing(clgemm_context *ctx, const clgemm_gemm_desc
     if (!operands)
         return gemm_check_bad(__func__, "NULL operands");
     *operands = 0;
-    size_t batch;
+    size_t batch = 1;
     problem p;
     struct ctx_plan *cp = NULL;
     bool any = false;
