@@ -169,8 +169,9 @@ clgemm_status api_choose(const char *fn, clgemm_context *ctx, const char *algori
     size_t n;
     const algo_def *all = algos_all(&n);
     for (size_t i = n; i-- > 0;) {
-        if (all[i].desc.step == 0 || strcmp(all[i].desc.precision, "fp32") != 0)
-            continue; /* no change of arithmetic unasked */
+        if (all[i].desc.step == 0 || all[i].by_shape ||
+            strcmp(all[i].desc.precision, "fp32") != 0)
+            continue; /* no change of arithmetic unasked; shapes' own steps by the rule only */
         struct ctx_plan *q = plan_for(ctx, &all[i], dtype, "", build);
         if (q && q->status == PLAN_OK) {
             *out = q;

@@ -76,6 +76,8 @@ typedef struct problem {
     size_t stride[3];
     bool pack[3];
     gemm_operand packed[3];
+    bool kept[3]; /* stored transposed and read so by the kernel: x[k] describes it as stored
+                     (trans false), so that a packed copy of it is a plain copy */
 } problem;
 
 /* Whether the whole batch fits one launch (of at most GEMM_BATCH_MAX_LAUNCH problems): a
@@ -103,7 +105,8 @@ static int enqueue_batch(layout_pass *lp, const gemm_plan *plan, chain *c, const
         for (int k = 0; k < 3; k++) {
             at[k] = p->x[k].at;
             at[k].off += (int)(i * p->stride[k]);
-            at[k].trans = p->x[k].trans; /* left so only for a plan that reads it (layout.c) */
+            /* left so only for a plan that reads it (layout.c) */
+            at[k].trans = p->x[k].trans || p->kept[k];
             launch.stride[k] = p->pack[k] ? 0 : (int)p->stride[k]; /* packed: one copy */
         }
         for (int k = 0; k < 2; k++)
@@ -237,6 +240,13 @@ static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clge
             *any = q_any;
         }
     }
+    /* A transposed operand that the kernel reads so stays so when it must be packed anyway
+     * (misaligned): its copy is a plain one, read transposed like the original. */
+    for (int k = 0; k < 2; k++)
+        if (p->x[k].trans && (k == 0 ? cp->plan.build.trans_a : cp->plan.build.trans_b)) {
+            p->kept[k] = true;
+            p->x[k].trans = false;
+        }
     *out = cp;
     return CLGEMM_SUCCESS;
 }
@@ -278,7 +288,8 @@ clgemm_status gemm_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_d
     static const int slots[3] = { SCRATCH_LAYOUT_A, SCRATCH_LAYOUT_B, SCRATCH_LAYOUT_C };
     for (int k = 0; k < 3 && rc == 0; k++)
         if (p.pack[k])
-            rc = layout_scratch(plan, c.q, slots[k], &p.x[k], &p.packed[k], &e);
+            if ((rc = layout_scratch(plan, c.q, slots[k], &p.x[k], &p.packed[k], &e)) == 0)
+                p.packed[k].trans = p.kept[k];
     if (rc == 0)
         rc = enqueue_batch(&ctx->layout, plan, &c, &p, d->alpha, d->beta, batch, &e);
     pthread_mutex_unlock(&cp->enqueue);

@@ -77,6 +77,22 @@ static int launch_shape(gemm_plan *plan, const device_info *dev, errbuf *e)
         plan->local[0] = (size_t)(v->launch == LAUNCH_TILE ? plan->bn / tn : plan->bm / tm);
         plan->local[1] = (size_t)(v->launch == LAUNCH_TILE ? plan->bm / tm : plan->bn / tn);
         break;
+    case LAUNCH_GROUPS: {
+        /* Step 11: WG work-items, KT of them on each column's K; a work-item owns RN columns
+         * (B transposed) or one vector of 16 bytes (cl/11_skinny.cl). */
+        const int wg = (int)params_get(&plan->params, "WG", 0);
+        const int kt = (int)params_get(&plan->params, "KT", 0);
+        const int own = plan->build.trans_b ? (int)params_get(&plan->params, "RN", 0)
+                                            : (plan->dtype == CLGEMM_F32 ? 4 : 8);
+        if (wg < 1 || kt < 1 || own < 1 || wg % kt) {
+            err_set(e, "invalid shape: KT=%d must divide WG=%d (and RN be at least 1)", kt, wg);
+            return -1;
+        }
+        plan->bn = wg / kt * own;
+        plan->local[0] = (size_t)wg;
+        plan->local[1] = 1;
+        break;
+    }
     case LAUNCH_WARPGROUPS:
     case LAUNCH_WARPGROUPS_PRODUCER:
         if (plan->bm % 64) {
