@@ -116,7 +116,16 @@ inline float sk_scalar(const sk_elem x) { return as_float((uint)x << 16); }
 #endif
 #define SK_RED_LD (BN + 1) /* floats per lane's row of the reduction: odd, so no conflicts */
 
-inline sk_vec sk_load(__global const sk_elem *p) { return sk_widen(*(__global const sk_raw *)p); }
+/* 16 bytes as they lie: loads are issued in this form, and widened only when used, so that
+ * UNROLL blocks of 16-bit data in flight take half the registers. */
+inline sk_raw sk_load(__global const sk_elem *p) { return *(__global const sk_raw *)p; }
+
+/* The VEC values of a vector as an array, for loops over them. */
+#if VEC == 8
+#define SK_LANES(v) { (v).s0, (v).s1, (v).s2, (v).s3, (v).s4, (v).s5, (v).s6, (v).s7 }
+#else
+#define SK_LANES(v) { (v).s0, (v).s1, (v).s2, (v).s3 }
+#endif
 
 /* acc + a·b over the VEC lanes, as a chain of FMAs in lane order. */
 inline float sk_dot(float acc, const sk_vec a, const sk_vec b)
@@ -183,33 +192,39 @@ void gemm_skinny(const int M, const int N, const int K, const float alpha,
 
     int kb = lane;
     for (; kb + (UNROLL - 1) * KT < kv; kb += UNROLL * KT) {
-        sk_vec bv[UNROLL][RN];
+        sk_raw bv[UNROLL][RN];
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u)
 #pragma unroll
             for (int r = 0; r < RN; ++r)
                 bv[u][r] = sk_load(b[r] + (kb + u * KT) * VEC);
 #pragma unroll
-        for (int u = 0; u < UNROLL; ++u)
-#pragma unroll
-            for (int m = 0; m < BM; ++m) {
-                const sk_vec a = sk_load(A + min(m, rows - 1) * lda + (kb + u * KT) * VEC);
-#pragma unroll
-                for (int r = 0; r < RN; ++r)
-                    acc[m][r] = sk_dot(acc[m][r], a, bv[u][r]);
-            }
-    }
-    for (; kb < kv; kb += KT) {
-        sk_vec bv[RN];
-#pragma unroll
-        for (int r = 0; r < RN; ++r)
-            bv[r] = sk_load(b[r] + kb * VEC);
-#pragma unroll
-        for (int m = 0; m < BM; ++m) {
-            const sk_vec a = sk_load(A + min(m, rows - 1) * lda + kb * VEC);
+        for (int u = 0; u < UNROLL; ++u) {
+            sk_vec bw[RN];
 #pragma unroll
             for (int r = 0; r < RN; ++r)
-                acc[m][r] = sk_dot(acc[m][r], a, bv[r]);
+                bw[r] = sk_widen(bv[u][r]);
+#pragma unroll
+            for (int m = 0; m < BM; ++m) {
+                const sk_vec a =
+                    sk_widen(sk_load(A + min(m, rows - 1) * lda + (kb + u * KT) * VEC));
+#pragma unroll
+                for (int r = 0; r < RN; ++r)
+                    acc[m][r] = sk_dot(acc[m][r], a, bw[r]);
+            }
+        }
+    }
+    for (; kb < kv; kb += KT) {
+        sk_vec bw[RN];
+#pragma unroll
+        for (int r = 0; r < RN; ++r)
+            bw[r] = sk_widen(sk_load(b[r] + kb * VEC));
+#pragma unroll
+        for (int m = 0; m < BM; ++m) {
+            const sk_vec a = sk_widen(sk_load(A + min(m, rows - 1) * lda + kb * VEC));
+#pragma unroll
+            for (int r = 0; r < RN; ++r)
+                acc[m][r] = sk_dot(acc[m][r], a, bw[r]);
         }
     }
     /* The last K % VEC values, by the lane whose turn the next vector would have been. */
@@ -230,10 +245,24 @@ void gemm_skinny(const int M, const int N, const int K, const float alpha,
     const int valid = cols - col_first; /* columns of this vector inside C (may be <= 0) */
     B += offB + col0 + col_first;
 
+    /* One row of VEC columns (k = kb * VEC + j) against the BM values of A at that k: each
+     * value of A is read once per row and meets VEC columns. */
+#define SK_NN_ROW(row_vec, kb, j)                                                               \
+    do {                                                                                     \
+        const sk_vec row_ = (row_vec);                                                       \
+        const float bj_[VEC] = SK_LANES(row_);                                               \
+        _Pragma("unroll") for (int m = 0; m < BM; ++m)                                       \
+        {                                                                                    \
+            const float a_ = sk_scalar(A[min(m, rows - 1) * lda + (kb) * VEC + (j)]);         \
+            _Pragma("unroll") for (int c = 0; c < VEC; ++c) acc[m][c] =                      \
+                fma(a_, bj_[c], acc[m][c]);                                                  \
+        }                                                                                    \
+    } while (0)
+
     if (valid >= VEC) {
         int kb = lane;
         for (; kb + (UNROLL - 1) * KT < kv; kb += UNROLL * KT) {
-            sk_vec bv[UNROLL][VEC];
+            sk_raw bv[UNROLL][VEC];
 #pragma unroll
             for (int u = 0; u < UNROLL; ++u)
 #pragma unroll
@@ -242,62 +271,18 @@ void gemm_skinny(const int M, const int N, const int K, const float alpha,
 #pragma unroll
             for (int u = 0; u < UNROLL; ++u)
 #pragma unroll
-                for (int m = 0; m < BM; ++m) {
-                    const sk_vec a = sk_load(A + min(m, rows - 1) * lda + (kb + u * KT) * VEC);
-                    const float as[VEC] = { a.s0, a.s1, a.s2, a.s3,
-#if VEC == 8
-                                            a.s4, a.s5, a.s6, a.s7
-#endif
-                    };
-#pragma unroll
-                    for (int j = 0; j < VEC; ++j) {
-                        const sk_vec row = bv[u][j];
-                        const float bj[VEC] = { row.s0, row.s1, row.s2, row.s3,
-#if VEC == 8
-                                                row.s4, row.s5, row.s6, row.s7
-#endif
-                        };
-#pragma unroll
-                        for (int c = 0; c < VEC; ++c)
-                            acc[m][c] = fma(as[j], bj[c], acc[m][c]);
-                    }
-                }
+                for (int j = 0; j < VEC; ++j)
+                    SK_NN_ROW(sk_widen(bv[u][j]), kb + u * KT, j);
         }
         for (; kb < kv; kb += KT)
 #pragma unroll
-            for (int j = 0; j < VEC; ++j) {
-                const sk_vec row = sk_load(B + (kb * VEC + j) * ldb);
-                const float bj[VEC] = { row.s0, row.s1, row.s2, row.s3,
-#if VEC == 8
-                                        row.s4, row.s5, row.s6, row.s7
-#endif
-                };
-#pragma unroll
-                for (int m = 0; m < BM; ++m) {
-                    const float a = sk_scalar(A[min(m, rows - 1) * lda + kb * VEC + j]);
-#pragma unroll
-                    for (int c = 0; c < VEC; ++c)
-                        acc[m][c] = fma(a, bj[c], acc[m][c]);
-                }
-            }
+            for (int j = 0; j < VEC; ++j)
+                SK_NN_ROW(sk_widen(sk_load(B + (kb * VEC + j) * ldb)), kb, j);
     } else if (valid > 0) {
         /* A vector crossing column N: the same sums, loaded element by element. */
         for (int kb = lane; kb < kv; kb += KT)
-            for (int j = 0; j < VEC; ++j) {
-                const sk_vec row = sk_load_part(B + (kb * VEC + j) * ldb, valid);
-                const float bj[VEC] = { row.s0, row.s1, row.s2, row.s3,
-#if VEC == 8
-                                        row.s4, row.s5, row.s6, row.s7
-#endif
-                };
-#pragma unroll
-                for (int m = 0; m < BM; ++m) {
-                    const float a = sk_scalar(A[min(m, rows - 1) * lda + kb * VEC + j]);
-#pragma unroll
-                    for (int c = 0; c < VEC; ++c)
-                        acc[m][c] = fma(a, bj[c], acc[m][c]);
-                }
-            }
+            for (int j = 0; j < VEC; ++j)
+                SK_NN_ROW(sk_load_part(B + (kb * VEC + j) * ldb, valid), kb, j);
     }
     /* The last K % VEC rows of B, by the lane whose turn the next block would have been. */
     if (valid > 0 && lane == kv % KT)
