@@ -297,17 +297,16 @@ void gemm_skinny(const int M, const int N, const int K, const float alpha,
 #endif
 
     /* ---- the KT partial sums of each column, added in lane order ------------------------ */
-    /* m is unrolled (the partial sums stay registers); rows is the same in the whole group,
-     * so every work-item meets the same barriers. */
+    /* m is unrolled, so that the partial sums stay in registers, and the barriers are met by
+     * every work-item unconditionally (a CPU implementation such as PoCL replicates the code
+     * after a barrier under a branch, which grows with each one). */
 #pragma unroll
     for (int m = 0; m < BM; ++m) {
-        if (m >= rows)
-            break;
 #pragma unroll
         for (int o = 0; o < SK_OWN; ++o)
             red[lane * SK_RED_LD + col_first + o] = acc[m][o];
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (int c = tid; c < cols; c += WG) {
+        for (int c = tid; m < rows && c < cols; c += WG) {
             float sum = red[c];
             for (int l = 1; l < KT; ++l)
                 sum += red[l * SK_RED_LD + c];
