@@ -158,6 +158,10 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
                     plan->params.kv[i].value);
             return PLAN_INVALID;
         }
+    /* SPLITK is the host's (splitk.c): a split plan launches its slices as a batch. */
+    plan->splitk = (int)params_get(&plan->params, "SPLITK", 1);
+    if (plan->splitk > 1)
+        plan->batched = plan->build.batched = true;
     plan->bm = (int)params_get(&plan->params, "BM", 1);
     plan->bn = (int)params_get(&plan->params, "BN", 1);
     plan->bk = (int)params_get(&plan->params, "BK", 1);
@@ -178,7 +182,12 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
     if (!source)
         return PLAN_ERROR;
     char defines[400], build_defines[160], options[1024];
-    params_to_defines(&plan->params, defines, sizeof defines);
+    params kernel_params = plan->params; /* less SPLITK, which no kernel reads */
+    kernel_params.count = 0;
+    for (int i = 0; i < plan->params.count; i++)
+        if (strcmp(plan->params.kv[i].key, "SPLITK") != 0)
+            kernel_params.kv[kernel_params.count++] = plan->params.kv[i];
+    params_to_defines(&kernel_params, defines, sizeof defines);
     build_to_defines(&plan->build, build_defines, sizeof build_defines);
     const char *extra = getenv("CLGEMM_BUILD_OPTIONS"); /* e.g. -cl-nv-verbose */
     /* Kernels that size their local memory by the device (step 10) read what it really
@@ -207,6 +216,10 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
     if (prepass_create(plan, e) != 0) {
         gemm_plan_release(plan);
         return PLAN_ERROR;
+    }
+    if (splitk_create(plan, ctx, dev, build_defines, log, e) != 0) {
+        gemm_plan_release(plan);
+        return PLAN_BUILD_FAILED;
     }
     /* Local memory is known once the kernel is compiled.  CL_KERNEL_WORK_GROUP_SIZE is not
      * used as a gate: NVIDIA's driver reports 256 for kernels that declare
@@ -320,6 +333,7 @@ plan_status gemm_plan_describe(gemm_plan *plan, const device_info *dev, const al
 void gemm_plan_release(gemm_plan *plan)
 {
     prepass_release(plan);
+    splitk_release(plan);
     if (plan->kernel)
         clReleaseKernel(plan->kernel);
     if (plan->program)

@@ -206,17 +206,21 @@ static bool in_list(const char *list, const char *key)
     return false;
 }
 
+/* Every kernel that takes a batch in one launch can be split along K (host/lib/splitk.c). */
+#define SPLITK_KEY "SPLITK"
+
 bool variant_has_key(const variant *v, const char *key)
 {
-    return in_list(v->defaults, key) || in_list(v->extra_keys, key);
+    return in_list(v->defaults, key) || in_list(v->extra_keys, key) ||
+           (v->batched && strcmp(key, SPLITK_KEY) == 0);
 }
 
 void variant_keys(const variant *v, char *out, size_t size)
 {
     size_t used = 0;
     out[0] = '\0';
-    const char *lists[2] = { v->defaults, v->extra_keys };
-    for (int l = 0; l < 2; l++)
+    const char *lists[3] = { v->defaults, v->extra_keys, v->batched ? SPLITK_KEY : NULL };
+    for (int l = 0; l < 3; l++)
         for (const char *p = lists[l]; p && *p && used + 1 < size;) {
             p += strspn(p, " ,");
             size_t len = strcspn(p, " ,=");
