@@ -212,6 +212,9 @@ CLGEMM_API clgemm_status clgemm_resolve_operands(clgemm_context *ctx, const char
 /* The same for fp32 data with tight, aligned operands (offsets 0, lda K, ldb N, ldc N). */
 CLGEMM_API clgemm_status clgemm_resolve(clgemm_context *ctx, const char *algorithm, size_t M,
                                         size_t N, size_t K, char *out, size_t size);
+/* Why the last clgemm_resolve* call of this thread (or the choice of a GEMM call) chose what
+ * it named: the shape class and its rule, the tuning entry, or the default. */
+CLGEMM_API const char *clgemm_resolve_reason(void);
 
 /* ---- 16-bit inputs ----------------------------------------------------------------- */
 
