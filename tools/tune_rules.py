@@ -156,7 +156,9 @@ def main(argv=None):
     ap.add_argument('--clgemm', default='build/clgemm')
     ap.add_argument('--device', default='')
     ap.add_argument('--out', default='')
-    ap.add_argument('--purposes', default='auto,tensor_core,tensor_core_tf32x3')
+    ap.add_argument('--purposes', default='tensor_core:bf16,auto,tensor_core:f32,'
+                    'tensor_core_tf32x3,tensor_core:f16',
+                    help='in this order; tensor_core:DT for one element type')
     ap.add_argument('--classes', default='', help='m_max values to measure (default: all)')
     ap.add_argument('--iters', type=int, default=10)
     ap.add_argument('--time-limit', type=float, default=0)
@@ -167,9 +169,9 @@ def main(argv=None):
     rules, device, driver = [], None, None
     jobs = []
     for purpose in args.purposes.split(','):
-        if purpose == 'tensor_core':
-            for dt in ('f32', 'bf16', 'f16'):
-                jobs.append((purpose, dt, dt, TENSOR))
+        if purpose.startswith('tensor_core') and purpose.split(':')[0] == 'tensor_core':
+            for dt in purpose.split(':')[1:] or ('f32', 'bf16', 'f16'):
+                jobs.append(('tensor_core', dt, dt, TENSOR))
         else:
             cdtype, rdtype, bases = PURPOSES[purpose]
             jobs.append((purpose, cdtype, rdtype, bases))
