@@ -95,8 +95,8 @@ def tune_class(args, purpose, cdtype, rdtype, bases, trans, m_max, M, cus):
             for S in SPLITS if splittable else [1]:
                 if S > 1 and K // S < KSLICE_MIN:
                     continue
-                name = '%s:%s' % (algo, join(params, 'SPLITK=%d' % S)) if (params or S > 1) \
-                    else algo
+                extra = join(params, 'SPLITK=%d' % S if S > 1 else '')
+                name = '%s:%s' % (algo, extra) if extra else algo
                 algos.append(name)
                 what[name] = (algo, params, S)
         res, ms = run(args, '%dx%dx%d' % (M, N, K), trans, cdtype, algos)
@@ -122,6 +122,8 @@ def tune_class(args, purpose, cdtype, rdtype, bases, trans, m_max, M, cus):
         return None, None
     scored.sort()
     score, algo, params, per_cu, per = scored[0]
+    if (algo, params) == bases[0][:2] and not per_cu:
+        return None, scored  # the purpose's own first choice, unsplit: no rule needed
     N, K = shapes[0]
     e = 4 if rdtype == 'f32' else 2
     gbps = ((M * K + K * N) * e + M * N * 4) / (per[0][0] * 1e-3) / 1e9
@@ -194,6 +196,9 @@ def main(argv=None):
                 rule, scored = tune_class(args, purpose, cdtype, rdtype, bases, trans, m_max, M,
                                           cus)
                 if not rule:
+                    if scored:
+                        print('%-18s %-4s %-3s M<=%-4d the default (%s) wins: no rule' % (
+                            purpose, rdtype, trans, m_max, scored[0][1]))
                     continue
                 rule = dict(rule, device=device, driver=driver, date=time.strftime('%Y-%m-%d'))
                 rules.append(rule)

@@ -25,7 +25,7 @@
 #include "clgemm.h"
 
 typedef struct shape_rule {
-    char device[128], driver[64], purpose[32], algorithm[64], params[160], measured[48];
+    char device[128], driver[64], purpose[32], algorithm[64], params[160], measured[64];
     int dtype;          /* clgemm_dtype */
     int trans;          /* 0 NN, 1 NT, -1 any */
     long m_max;
