@@ -69,3 +69,33 @@ bool api_choose_by_shape(clgemm_context *ctx, const char *algorithm, clgemm_dtyp
     *out = p;
     return true;
 }
+
+size_t clgemm_shape_rules(clgemm_context *ctx, char *out, size_t size)
+{
+    size_t used = 0;
+    if (out && size)
+        out[0] = '\0';
+    if (!ctx)
+        return 0;
+    const shape_rules *rules = &tuning_get()->rules;
+    for (size_t i = 0; i < rules->count; i++) {
+        const shape_rule *r = &rules->items[i];
+        if (strcmp(r->device, ctx->dev->name) != 0 && strcmp(r->device, "*") != 0)
+            continue;
+        char split[64] = "", measured[96] = "", line[512];
+        if (r->split_per_cu > 0)
+            snprintf(split, sizeof split, ", K split below %.2f blocks per CU", r->split_per_cu);
+        if (*r->measured)
+            snprintf(measured, sizeof measured, " (measured at %s)", r->measured);
+        const int n = snprintf(line, sizeof line, "%-18s %-4s %-3s M <= %-5ld -> %s%s%s%s%s\n",
+                               r->purpose, clgemm_dtype_name((clgemm_dtype)r->dtype),
+                               r->trans < 0 ? "any" : r->trans ? "NT" : "NN", r->m_max,
+                               r->algorithm, *r->params ? ":" : "", r->params, split, measured);
+        if (n <= 0)
+            continue;
+        if (out && used + (size_t)n < size)
+            memcpy(out + used, line, (size_t)n + 1);
+        used += (size_t)n;
+    }
+    return used;
+}

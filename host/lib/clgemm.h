@@ -215,6 +215,10 @@ CLGEMM_API clgemm_status clgemm_resolve(clgemm_context *ctx, const char *algorit
 /* Why the last clgemm_resolve* call of this thread (or the choice of a GEMM call) chose what
  * it named: the shape class and its rule, the tuning entry, or the default. */
 CLGEMM_API const char *clgemm_resolve_reason(void);
+/* The shape rules of the tuning database for ctx's device (what auto and the purpose names
+ * run per class of shapes), one line each, into out (may be NULL); returns the length of the
+ * whole text, which is written only when it fits. */
+CLGEMM_API size_t clgemm_shape_rules(clgemm_context *ctx, char *out, size_t size);
 
 /* ---- 16-bit inputs ----------------------------------------------------------------- */
 
