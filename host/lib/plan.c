@@ -56,6 +56,10 @@ int gemm_params_check(const algo_def *algo, const char *overrides, errbuf *e)
             err_set(e, "parameter %s=%ld out of range 0..65536", p.kv[i].key, p.kv[i].value);
             return -1;
         }
+        if (strcmp(p.kv[i].key, "SPLITK") == 0 && p.kv[i].value < 1) {
+            err_set(e, "SPLITK=0: the number of K slices must be at least 1");
+            return -1;
+        }
     }
     return 0;
 }
@@ -160,6 +164,10 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
         }
     /* SPLITK is the host's (splitk.c): a split plan launches its slices as a batch. */
     plan->splitk = (int)params_get(&plan->params, "SPLITK", 1);
+    if (plan->splitk < 1) {
+        err_set(e, "SPLITK=%d: the number of K slices must be at least 1", plan->splitk);
+        return PLAN_INVALID;
+    }
     if (plan->splitk > 1)
         plan->batched = plan->build.batched = true;
     plan->bm = (int)params_get(&plan->params, "BM", 1);
