@@ -84,10 +84,10 @@ static const gemm_shape skinny_sizes[] = { { 1, 31, 2053 }, { 3, 257, 1000 }, { 
 static const gemm_shape skinny_full_sizes[] = { { 1, 1, 1 }, { 2, 9, 7 }, { 5, 4097, 65 },
                                                 { 16, 63, 1531 }, { 33, 129, 517 } };
 static const char *const skinny_forms[] = {
-    "skinny", "skinny:BM=4,KT=8,UNROLL=2", "skinny:RN=3,KT=16,BM=2,WG=64,SPLITK=3",
-    "skinny:SPLITK=4", "warp_tiled:SPLITK=3", "block_tiled_vectorized:SPLITK=5",
+    "skinny:BM=4,KT=8,UNROLL=2", "skinny:RN=3,KT=16,BM=2,WG=64,SPLITK=3", "warp_tiled:SPLITK=3",
 };
 static const char *const skinny_full_forms[] = {
+    "skinny", "skinny:SPLITK=4", "block_tiled_vectorized:SPLITK=5",
     "skinny:BM=16,RN=4,UNROLL=2", "skinny:KT=128,RN=4,UNROLL=1,BM=2", "skinny:WG=64,KT=64",
     "tiled:SPLITK=2", "mma:SPLITK=3",
 };
