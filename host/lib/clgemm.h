@@ -212,6 +212,13 @@ CLGEMM_API clgemm_status clgemm_resolve_operands(clgemm_context *ctx, const char
 /* The same for fp32 data with tight, aligned operands (offsets 0, lda K, ldb N, ldc N). */
 CLGEMM_API clgemm_status clgemm_resolve(clgemm_context *ctx, const char *algorithm, size_t M,
                                         size_t N, size_t K, char *out, size_t size);
+/* Why the last clgemm_resolve* call of this thread (or the choice of a GEMM call) chose what
+ * it named: the shape class and its rule, the tuning entry, or the default. */
+CLGEMM_API const char *clgemm_resolve_reason(void);
+/* The shape rules of the tuning database for ctx's device (what auto and the purpose names
+ * run per class of shapes), one line each, into out (may be NULL); returns the length of the
+ * whole text, which is written only when it fits. */
+CLGEMM_API size_t clgemm_shape_rules(clgemm_context *ctx, char *out, size_t size);
 
 /* ---- 16-bit inputs ----------------------------------------------------------------- */
 

@@ -90,14 +90,22 @@ static layout_operand pack_source(const problem *p, int k)
     return x;
 }
 
+/* Whether the plan cuts this problem's K into slices (splitk.c): then each problem of a batch
+ * is its own batch of slices, and C is written by the reduction, in place. */
+static bool splits(const gemm_plan *plan, const problem *p)
+{
+    int ks;
+    return splitk_slices(plan, p->s.K, &ks) > 1;
+}
+
 /* Whether the whole batch fits one launch (of at most GEMM_BATCH_MAX_LAUNCH problems): a
  * kernel that takes it, reading every operand in place or from one packed copy.  Else one
  * problem at a time: an operand packed per problem (a strided one) or C (packed, computed
  * and copied back per problem) keeps the host loop. */
 static bool one_launch(const gemm_plan *plan, const problem *p)
 {
-    return plan->batched && !p->pack[2] && (!p->pack[0] || p->stride[0] == 0) &&
-           (!p->pack[1] || p->stride[1] == 0);
+    return plan->batched && !splits(plan, p) && !p->pack[2] &&
+           (!p->pack[0] || p->stride[0] == 0) && (!p->pack[1] || p->stride[1] == 0);
 }
 
 static int enqueue_batch(layout_pass *lp, const gemm_plan *plan, chain *c, const problem *p,
@@ -136,12 +144,16 @@ static int enqueue_batch(layout_pass *lp, const gemm_plan *plan, chain *c, const
             chain_one(c, ev);
         }
         cl_event f = NULL, l = NULL;
+        const gemm_operand a = p->pack[0] ? p->packed[0] : at[0];
+        const gemm_operand b = p->pack[1] ? p->packed[1] : at[1];
+        cl_event *want_f = c->want_first && !c->first ? &f : NULL;
         if (chain_fence(c, e) != 0 ||
-            gemm_enqueue(plan, c->q, p->s, alpha, p->pack[0] ? p->packed[0] : at[0],
-                         p->pack[1] ? p->packed[1] : at[1], beta,
-                         p->pack[2] ? p->packed[2] : at[2], p->bias, &launch,
-                         c->want_first && !c->first ? &f : NULL, c->want_last ? &l : NULL,
-                         e) != 0)
+            (splits(plan, p)
+                 ? splitk_enqueue(plan, c->q, p->s, alpha, a, b, beta, at[2], p->bias, want_f,
+                                  c->want_last ? &l : NULL, e)
+                 : gemm_enqueue(plan, c->q, p->s, alpha, a, b, beta,
+                                p->pack[2] ? p->packed[2] : at[2], p->bias, &launch, want_f,
+                                c->want_last ? &l : NULL, e)) != 0)
             return -1;
         chain_record(c, f, l);
         if (p->pack[2]) {
@@ -167,6 +179,8 @@ static int decide_packing(const char *fn, const gemm_plan *plan, problem *p, siz
         p->pack[k] = layout_needs_pack(plan, k, &p->x[k]) ||
                      (batch > 1 && !gemm_plan_reads(plan, k, later));
         p->keep[k] = p->pack[k] && p->x[k].trans && layout_reads_transposed(plan, k);
+        if (k == 2 && splits(plan, p))
+            p->pack[k] = false; /* the reduction stores C element by element */
         *any |= p->pack[k];
         const layout_operand src = pack_source(p, k);
         if (p->pack[k] && layout_packed_elems(&src) > (long long)MAX_INDEX) {
@@ -348,7 +362,7 @@ clgemm_status gemm_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_d
     int rc = 0;
     pthread_mutex_lock(&cp->enqueue);
     /* Only a call that uses scratch holds on to its queue (for the next call's reuse). */
-    if (any || plan->variant->prepass != PREPASS_NONE)
+    if (any || plan->variant->prepass != PREPASS_NONE || splits(plan, &p))
         gemm_scratch_begin(plan, c.q);
     static const int slots[3] = { SCRATCH_LAYOUT_A, SCRATCH_LAYOUT_B, SCRATCH_LAYOUT_C };
     for (int k = 0; k < 3 && rc == 0; k++)

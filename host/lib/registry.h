@@ -41,6 +41,8 @@ typedef enum launch_kind {
     LAUNCH_TILE_ROWS, /* (BM/TM, BN/TN), dimension 0 along M (naive: uncoalesced on purpose) */
     LAUNCH_WARPGROUPS, /* 1-D, 128 work-items per 64 rows of BM */
     LAUNCH_WARPGROUPS_PRODUCER, /* the same plus one producer warp of 32 */
+    LAUNCH_GROUPS,    /* (WG, 1) work-items per BN columns x BM rows; BN from WG, KT, RN and
+                         the vector width (step 11, plan.c) */
 } launch_kind;
 
 /* Work enqueued before the kernel, timed with it. */
@@ -84,6 +86,8 @@ typedef struct algo_def {
      * that step's defaults); with emulation only, the last one is emulated. */
     const char *candidates;
     unsigned dtypes; /* purpose names: the element types they take (DT_*) */
+    bool by_shape;   /* written for one class of shapes (skinny): auto and the purpose names
+                        run it only where the shape rule says so (shape_rule.h) */
 } algo_def;
 
 const algo_def *algos_all(size_t *count);
