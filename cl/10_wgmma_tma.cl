@@ -6,88 +6,74 @@
  * mbarriers, by one producer warp.  16-bit data (DTYPE 1 f16, 2 bf16) as in step 9, and fp32
  * data (DTYPE 0) as TF32 or, with SPLIT = 1, tf32x3; fp32 accumulation, C in fp32.
  *
- * What step 9 left: every work-item computed source addresses, issued its 16-byte cp.async
- * copies with the swizzle applied by hand and waited for them, and a barrier per K slice told
- * everybody the slice was there.  The consumers of a slice were also its producers, and a
- * barrier joined them at every step.  What changes, and why it is faster:
+ * What step 9 left: every work-item computed addresses, issued its own swizzled cp.async copies
+ * and waited for them, and a barrier per K slice joined producers and consumers, who were the
+ * same work-items.  What changes, and why it is faster:
  *
  *  1. TMA bulk copies.  One instruction (cp.async.bulk.tensor), issued by one work-item,
- *     copies a whole 2-D box into local memory in wgmma's swizzled layout and zero-fills what
- *     lies outside the matrix: per K slice one box of A (BM x BK) and B's boxes.  No
- *     work-item spends registers or issue slots on addresses, and the copies have no edge
- *     cases.  The tensor maps (host/lib/tensor_map.h) describe A and B; the host encodes them
- *     with libcuda and wgmma_tma_set_maps below puts the buffers' addresses in on the device.
- *  2. An mbarrier ring instead of barriers.  STAGES slots; each has a "full" mbarrier (the
+ *     copies a whole box into local memory in wgmma's swizzled layout and zero-fills what lies
+ *     outside the matrix: no work-item spends registers on addresses, no edge cases.  The
+ *     host encodes the tensor maps (host/lib/tensor_map.h); wgmma_tma_set_maps below puts
+ *     the buffers' addresses in on the device.
+ *  2. An mbarrier ring instead of barriers.  STAGES slots, each with a "full" mbarrier (the
  *     copy engine counts the slice's bytes on it) and an "empty" one (each consumer warp
- *     arrives when its wgmmas on the slot have completed).  The producer waits for "empty"
- *     before refilling a slot, the consumers wait for "full" before reading it, and nobody
- *     else waits for anybody: the consumer warpgroups drift freely, with INFLIGHT slices of
- *     wgmmas still running while they wait for the next.
- *  3. One producer warp.  The work-group is BM/64 consumer warpgroups and one more warp whose
- *     first work-item issues every copy, up to STAGES slices ahead of the tensor cores.
- *  4. Deep rings in 227 KiB.  NVIDIA's OpenCL reports 48 KiB of local memory per work-group,
- *     but a Hopper work-group may declare up to 227 KiB (bench/probes/big_local.c), and the
- *     host passes what the device allows as CLGEMM_LOCAL_BYTES.  That room holds the tile
- *     cuBLAS uses, 128 x 256 (two consumers), with A's rows 128 bytes wide (the widest
- *     swizzle, which the tensor cores read fastest) three or four slices deep.
+ *     arrives when its wgmmas on the slot completed).  Nobody else waits for anybody: the
+ *     consumers drift freely, INFLIGHT slices of wgmmas running while they wait for the next.
+ *  3. One producer warp after the BM/64 consumer warpgroups issues every copy, up to STAGES
+ *     slices ahead of the tensor cores.
+ *  4. Deep rings in 227 KiB.  NVIDIA's OpenCL reports 48 KiB per work-group, but Hopper allows
+ *     227 KiB (bench/probes/big_local.c; the host passes CLGEMM_LOCAL_BYTES): room for
+ *     cuBLAS's 128 x 256 tile with 128-byte rows (the widest swizzle) three or four deep.
  * Measurements: docs/results.md, step 10.
  *
- * Local layout: step 9's swizzled layouts, with the swizzle as wide as one box row.  A's box is
- * BM rows x BK values, rows of ELEM * BK bytes (32, 64 or 128: the 32-, 64- and 128-byte
- * swizzles), read by step 9's descriptors with one panel.  16-bit B is N-major as in step 9,
- * one box of BK k-rows x 64 values (128 bytes, the 128-byte swizzle) per 64 columns.
+ * Local layout: step 9's swizzled layouts, the swizzle as wide as a box row.  A's box: BM rows
+ * x BK values (rows of 32, 64 or 128 bytes); 16-bit B N-major, a box of BK k-rows x 64 values
+ * (128 bytes) per 64 columns.  Transposed 16-bit operands are read where they lie
+ * (GEMM_TRANS_A / GEMM_TRANS_B, cl/common.h):
+ * 16-bit wgmma takes either operand K-major or MN-major (imm-trans-a / imm-trans-b), so the
+ * TMA boxes follow the stored matrix and the immediates say what landed.  A stored K x M lands
+ * M-major, one box of BK k-rows x 64 m per consumer (as B's N-major boxes); B stored N x K
+ * (X W^T, every PyTorch Linear) K-major, one box of BN rows x BK values (as A's).  No pass
+ * over memory, no other instruction: every transpose runs the same loop at the same speed.
  *
- * TF32 (DTYPE 0).  TF32 wgmma reads both operands from local memory only K-major, and B (K x N,
- * row-major) is N-major, which no TMA copy can transpose.  So a pre-pass (mma/tf32_pack.h:
- * wgmma_tma_pack_bt) writes B^T (N x K) once into a scratch buffer, rounded to tf32 to
- * nearest on the way, and with PACKA = 1 (wgmma_tma_round_a) A rounded likewise into
- * another; the kernel is then this file's 16-bit kernel with 4-byte values: both operands
- * K-major, by TMA into the same swizzle, read by descriptors, no work-item touching a value.
- * B^T's box is BN rows x BK values, one copy per slice.  With PACKA = 0, A is read as given
- * and the tensor core truncates it to tf32 (faster, a larger error bound).  The pre-pass
- * reads and writes B once; it is timed with the kernel.
+ * TF32 (DTYPE 0).  TF32 wgmma reads both operands only K-major, and no TMA copy transposes.
+ * So a pre-pass (mma/tf32_pack.h) writes B^T (N x K) into scratch, rounded to tf32 to nearest
+ * on the way, and with PACKA = 1 A likewise; the kernel is then the 16-bit one with 4-byte
+ * values, both operands K-major (B^T's box: BN rows x BK values).  With PACKA = 0 the tensor
+ * core truncates A as given (faster, a larger error bound).  The pre-pass is timed with it.
  *
- * tf32x3 (SPLIT = 1, fp32-level accuracy): every value is hi + lo with hi = tf32(x) and
- * lo = tf32(x - hi), and a * b ~ a_lo * b_hi + a_hi * b_lo + a_hi * b_hi.  The pre-pass writes
- * the residuals of A and B^T in the rows below the values (rows M.. and N.., in the same
- * tensor maps), a slot holds four boxes (A hi, A lo, B^T hi, B^T lo) and each k8 step issues
- * three wgmmas, the small terms first.  The tensor core's own additions do not round to
- * nearest, and over a long K their drift exceeds fp32's error; so chains of PROMOTE slices
- * are summed from zero in the accumulators, and each finished chain is added to fp32 sums.
+ * tf32x3 (SPLIT = 1): x = hi + lo, hi = tf32(x), lo = tf32(x - hi), and a * b ~ a_lo * b_hi +
+ * a_hi * b_lo + a_hi * b_hi.  The pre-pass writes the residuals in the rows below the values
+ * (rows M.. and N.., the same maps); a slot holds four boxes and each k8 step issues three
+ * wgmmas, small terms first.  The tensor core's additions do not round to nearest, so chains
+ * of PROMOTE slices are summed from zero and each finished chain is added to fp32 sums.
  *
- * Why GM: the GPU starts work-groups in launch order, row of blocks after row of blocks, so
- * the groups resident at one time span a few block rows and every block column, and read all
- * of B at once; at large N that no longer fits in L2, and every wave reads B from memory
- * again.  A band of GM block rows walked column by column keeps the resident groups on GM
- * rows of A and a few columns of B.
+ * Why GM: groups start in launch order, so the resident ones span a few block rows and every
+ * block column, all of B, which at large N no longer fits in L2.  Bands of GM block rows,
+ * walked column by column, keep them on GM rows of A and a few columns of B.
  *
- * Emulation (CLGEMM_EMULATE_TMA, with CLGEMM_EMULATE_WGMMA): the same layouts and descriptors,
- * but every work-item copies a share of each box (tma_emu_load_2d in mma/tma.h) between two
- * barriers, since a CPU device cannot spin on an mbarrier that another work-item of its own
- * group will complete.
+ * Emulation (CLGEMM_EMULATE_TMA): the same layouts; every work-item copies a share of each box
+ * (mma/tma.h) between two barriers (a CPU cannot spin on an mbarrier of its own group).
  *
- * Launch: 1-D, TMA_THREADS = (BM/64) * 128 + 32 work-items per group (the consumers, then the
- * producer warp); group (x, y) computes, before the GM remapping, the block of C at block
- * column x, block row y.  Parameters (-D):
+ * Launch: TMA_THREADS = (BM/64) * 128 + 32 work-items per group (the consumers, then the
+ * producer warp); group (x, y) computes, before the GM remapping, C's block at block column
+ * x, row y; with GEMM_BATCHED, of problem z (3-D tensor maps).  Parameters (-D):
  *   DTYPE    0: fp32 (TF32 on the packed operands), 1: f16, 2: bf16
- *   BM x BN  the block of C: BM = 64 per consumer warpgroup (64 or 128); BN a multiple of
- *            64 and of WGN (TF32: at most 256, one box of B^T)
+ *   BM x BN  C's block: BM 64 or 128 (64 per consumer); BN a multiple of 64 and of WGN
+ *            (at most 256 where B lands K-major: one box)
  *   BK       the K slice: 16, 32 or 64 values (TF32: 8, 16 or 32), rows of 32, 64, 128 bytes
  *   WGN      the N of one wgmma (64, 128 or 256)
  *   STAGES   K slices resident in local memory (2 .. 16, as many as CLGEMM_LOCAL_BYTES holds)
- *   INFLIGHT slices whose wgmmas may still run when a consumer waits for the next (0 .. 3,
- *            below STAGES): a deeper queue of wgmmas over the waits for bytes
+ *   INFLIGHT slices whose wgmmas may still run when a consumer waits for the next (0 .. 3)
  *   GM       bands of GM block rows, walked column by column (1: as launched)
  *   SPLIT    DTYPE 0 only; 1: tf32x3 on the packed hi / lo halves
  *   PROMOTE  with SPLIT: slices per chain summed from zero before the fp32 add (64 k)
- *   PACKA    DTYPE 0 only; 1: A is the rounded copy from wgmma_tma_round_a, 0: A as given
- *            (truncated by the tensor core).  The host reads it; the kernel is the same.
- * The defaults, per form (the registry's; local memory per group in the last column):
+ *   PACKA    DTYPE 0 only; 1: A rounded by the pre-pass, 0: as given (the host reads it)
+ * The defaults, per form (the registry's; BM 128; PACKA 1; local memory per group last):
  *            BN   BK  WGN  STAGES  INFLIGHT  GM
  *   16-bit  256   64  256     3       0      32    144 KiB
  *   TF32    256   32  256     4       1      16    192 KiB
- *   tf32x3  128   32  128     3       1      16    192 KiB
- * (BM 128 for all, PACKA 1 for both fp32 forms). */
+ *   tf32x3  128   32  128     3       1      16    192 KiB */
 #ifndef DTYPE
 #define DTYPE 1
 #endif
@@ -138,19 +124,23 @@
 #define TMA_THREADS (CONSUMERS * WGMMA_THREADS + 32)
 #define WG_NI (BN / WGN)
 
-#if DTYPE == 0 /* TF32 on packed operands: B^T (N x K) in one box of BN rows, K-major as A */
+/* A_MN: A lands M-major (16-bit A stored K x M), else K-major; B_MN: B lands N-major (16-bit B
+ * as K x N), else K-major (the TF32 pre-pass's B^T, or a 16-bit B stored N x K). */
+#if DTYPE != 0 && GEMM_TRANS_A
+#define A_MN 1
+#else
+#define A_MN 0
+#endif
+#if DTYPE != 0 && !GEMM_TRANS_B
+#define B_MN 1
+#else
+#define B_MN 0
+#endif
+
+#if DTYPE == 0 /* TF32 on packed operands: both K-major */
 typedef float elem_t;
 #define ELEM 4                             /* bytes per value */
 #define WG_K 8                             /* k of one wgmma */
-#define B_BOXES 1
-#define B_BOX (BN * BK * ELEM)
-#define B_BOX_ROWS BN
-#define B_BOX_COLS BK
-#define B_X(i, q) ((i) * BK)               /* box q of slice i: its column and row in B^T */
-#define B_Y(i, q) col0
-#define B_DESC(base, j, kk)                                                                   \
-    wgmma_desc_swz((base) + (uint)(A_BYTES + (j) * WGN * SWZA + (kk) * ELEM), 16u, 8u * SWZA, \
-                   SWZA)
 #if SPLIT /* lo x hi, hi x lo, then hi x hi; the lo boxes sit A_BOX and B_BOX after the hi */
 #define TMA_MMA(d, da, db)                                                                   \
     do {                                                                                     \
@@ -161,10 +151,37 @@ typedef float elem_t;
 #else
 #define TMA_MMA(d, da, db) WGMMA_M64K8_TF32(WGN, d, da, db)
 #endif
-#else /* 16-bit: B (K x N) N-major, one box of BK k-rows x 64 columns per 64 columns */
+#else /* 16-bit */
 typedef ushort elem_t;
 #define ELEM 2
 #define WG_K 16
+#define TMA_MMA(d, da, db) WGMMA_M64K16_AB(WGN, d, da, db, DTYPE, A_MN, B_MN)
+#endif
+#define SWZA (ELEM * BK)                   /* bytes per row of a K-major box = its swizzle */
+#define A_BOX (BM * BK * ELEM)             /* all of A's boxes of one slice */
+
+/* Each operand's boxes per slice: count, bytes, shape (of the matrix as stored), box q's corner
+ * at slice i, and the descriptor of consumer wg's A or of B's j-th WGN columns at k step kk. */
+#if A_MN /* A stored K x M: per consumer one box of BK k-rows x 64 m (128 bytes, 128B swizzle) */
+#define A_BOXES (BM / 64)
+#define A_BOX1 (BK * 128)
+#define A_BOX_ROWS BK
+#define A_BOX_COLS 64
+#define A_X(i, q) (row0 + 64 * (q))
+#define A_Y(i, q) ((i) * BK)
+#define A_DESC(base, kk) \
+    wgmma_desc_swz((base) + (uint)(wg * A_BOX1 + (kk) * 128), (uint)A_BOX1, 1024u, 128u)
+#else /* A (M x K): one box of BM rows x BK values */
+#define A_BOXES 1
+#define A_BOX1 A_BOX
+#define A_BOX_ROWS BM
+#define A_BOX_COLS BK
+#define A_X(i, q) ((i) * BK)
+#define A_Y(i, q) row0
+#define A_DESC(base, kk) \
+    wgmma_desc_swz((base) + (uint)(wg * 64 * SWZA + (kk) * ELEM), 16u, 8u * SWZA, SWZA)
+#endif
+#if B_MN /* B (K x N): one box of BK k-rows x 64 values (128 bytes) per 64 columns */
 #define B_BOXES (BN / 64)
 #define B_BOX (BK * 128)
 #define B_BOX_ROWS BK
@@ -174,11 +191,17 @@ typedef ushort elem_t;
 #define B_DESC(base, j, kk)                                                                  \
     wgmma_desc_swz((base) + (uint)(A_BYTES + ((j) * WGN / 64) * B_BOX + (kk) * 128),          \
                    (uint)B_BOX, 1024u, 128u)
-#define TMA_MMA(d, da, db) WGMMA_M64K16(WGN, d, da, db, DTYPE, 1)
+#else /* B^T (N x K): one box of BN rows x BK values, as A's */
+#define B_BOXES 1
+#define B_BOX (BN * BK * ELEM)
+#define B_BOX_ROWS BN
+#define B_BOX_COLS BK
+#define B_X(i, q) ((i) * BK)
+#define B_Y(i, q) col0
+#define B_DESC(base, j, kk) \
+    wgmma_desc_swz((base) + (uint)(A_BYTES + (j) * WGN * SWZA + (kk) * ELEM), 16u, 8 * SWZA, SWZA)
 #endif
-#define SWZA (ELEM * BK)                   /* bytes per row of A's box = its swizzle */
-#define A_BOX (BM * BK * ELEM)
-#define A_BYTES (A_BOX * (1 + SPLIT))      /* A's box (with SPLIT: its hi, then its lo box) */
+#define A_BYTES (A_BOX * (1 + SPLIT))      /* A's boxes (with SPLIT: its hi, then its lo box) */
 #define B_BYTES (B_BOXES * B_BOX * (1 + SPLIT))
 #define STAGE_BYTES (A_BYTES + B_BYTES)
 
@@ -194,8 +217,8 @@ typedef ushort elem_t;
 #if SWZA != 32 && SWZA != 64 && SWZA != 128
 #error "gemm_wgmma_tma: BK must be 16, 32 or 64 (DTYPE 0: 8, 16 or 32)"
 #endif
-#if DTYPE == 0 && BN > 256
-#error "gemm_wgmma_tma: TF32 copies B^T's box in one piece of at most 256 rows"
+#if !B_MN && BN > 256
+#error "gemm_wgmma_tma: B^T's box (TF32, or a 16-bit B stored N x K) has at most 256 rows"
 #endif
 #if INFLIGHT < 0 || INFLIGHT > 3 || INFLIGHT >= STAGES
 #error "gemm_wgmma_tma: INFLIGHT must be 0 .. 3 and below STAGES"
@@ -230,21 +253,28 @@ __kernel void wgmma_tma_set_maps(__global uchar *maps, __global const elem_t *A,
 /* The copies of slice i into the slot at byte address dst: A's box, with SPLIT A's and B^T's
  * lo boxes (rows M.. of packed A, N.. of packed B^T), then B's boxes.  The copy engine's own,
  * or each work-item's share of them in the emulation (which reads A and B directly). */
-#if !CLGEMM_EMULATE_TMA
+#if !CLGEMM_EMULATE_TMA && GEMM_BATCHED
+/* A batch: 3-D maps, the problem the third coordinate (0 in a shared operand's one-deep map) */
+#define COPY_A(dst, x, y) TMA_LOAD_3D(dst, maps, x, y, strideA ? (int)get_group_id(2) : 0, full)
+#define COPY_B(dst, x, y)                                                                    \
+    TMA_LOAD_3D(dst, maps + 128, x, y, strideB ? (int)get_group_id(2) : 0, full)
+#elif !CLGEMM_EMULATE_TMA
 #define COPY_A(dst, x, y) TMA_LOAD_2D(dst, maps, x, y, full)
 #define COPY_B(dst, x, y) TMA_LOAD_2D(dst, maps + 128, x, y, full)
 #else
 #define COPY_A(dst, x, y)                                                                    \
     tma_emu_load_2d(wgmma_arena_w_, dst, (__global const uchar *)(A + offA), lda,            \
-                    M * (1 + SPLIT), K, x, y, BM, BK, ELEM, SWZA, tid, TMA_THREADS)
+                    A_MN ? K : M * (1 + SPLIT), A_MN ? M : K, x, y, A_BOX_ROWS, A_BOX_COLS,  \
+                    ELEM, (uint)(A_BOX_COLS * ELEM), tid, TMA_THREADS)
 #define COPY_B(dst, x, y)                                                                    \
     tma_emu_load_2d(wgmma_arena_w_, dst, (__global const uchar *)(B + offB), ldb,            \
-                    DTYPE == 0 ? N * (1 + SPLIT) : K, DTYPE == 0 ? K : N, x, y, B_BOX_ROWS,   \
-                    B_BOX_COLS, ELEM, (uint)(B_BOX_COLS * ELEM), tid, TMA_THREADS)
+                    B_MN ? K : N * (1 + SPLIT), B_MN ? N : K, x, y, B_BOX_ROWS, B_BOX_COLS,  \
+                    ELEM, (uint)(B_BOX_COLS * ELEM), tid, TMA_THREADS)
 #endif
 #define TMA_COPY_SLICE(i, dst)                                                               \
     do {                                                                                     \
-        COPY_A(dst, (i) * BK, row0);                                                         \
+        _Pragma("unroll") for (int q = 0; q < A_BOXES; ++q)                                  \
+            COPY_A((dst) + (uint)(q * A_BOX1), A_X(i, q), A_Y(i, q));                        \
         if (SPLIT) {                                                                         \
             COPY_A((dst) + (uint)A_BOX, (i) * BK, M + row0);                                 \
             COPY_B((dst) + (uint)(A_BYTES + B_BOX), (i) * BK, N + col0);                     \
@@ -258,15 +288,10 @@ __kernel void wgmma_tma_set_maps(__global uchar *maps, __global const elem_t *A,
 #define TMA_SLICE_MMA(base)                                                                  \
     do {                                                                                     \
         WGMMA_FENCE();                                                                       \
-        _Pragma("unroll") for (int kk = 0; kk < BK; kk += WG_K)                              \
-        {                                                                                    \
-            const ulong da_ = wgmma_desc_swz((base) + (uint)(wg * 64 * SWZA + kk * ELEM), 16u, \
-                                             8u * SWZA, SWZA);                               \
+        _Pragma("unroll") for (int kk = 0; kk < BK; kk += WG_K) {                            \
+            const ulong da_ = A_DESC(base, kk);                                              \
             _Pragma("unroll") for (int j = 0; j < WG_NI; ++j)                                \
-            {                                                                                \
-                const ulong db_ = B_DESC(base, j, kk);                                       \
-                TMA_MMA(acc[j], da_, db_);                                                   \
-            }                                                                                \
+                TMA_MMA(acc[j], da_, B_DESC(base, j, kk));                                   \
         }                                                                                    \
         WGMMA_COMMIT();                                                                      \
     } while (0)
@@ -278,8 +303,7 @@ __kernel void wgmma_tma_set_maps(__global uchar *maps, __global const elem_t *A,
 #define TMA_PROMOTE()                                                                        \
     do {                                                                                     \
         _Pragma("unroll") for (int j = 0; j < WG_NI; ++j)                                    \
-        _Pragma("unroll") for (int q = 0; q < WGN / 2; ++q)                                  \
-        {                                                                                    \
+        _Pragma("unroll") for (int q = 0; q < WGN / 2; ++q) {                                \
             WGMMA_KEEP(acc[j][q]);                                                           \
             sums[j][q] += acc[j][q];                                                         \
             acc[j][q] = 0.0f;                                                                \
@@ -298,8 +322,10 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
                     const float beta,
                     __global gemm_c_t *restrict C, const int offC, const int ldc,
                     __global const gemm_c_t *restrict bias, const int offBias,
+                    const int strideA, const int strideB, const int strideC,
                     __global const uchar *restrict maps)
 {
+    GEMM_BATCH_ENTRY(A, B, C); /* C's problem; A's and B's for the emulated copies */
     /* Swizzle atoms must sit on their pattern's repeat (1024 bytes for 128-byte rows). */
     __local float4 arena4[STAGES * STAGE_BYTES / 16] __attribute__((aligned(1024)));
     __local ulong bars[2 * STAGES]; /* full[s], then empty[s] */
@@ -401,7 +427,9 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
     C += offC + row0 * ldc + col0;
     GEMM_BIAS_MOVE(row0, col0);
     const int rows_left = M - row0, cols_left = N - col0;
-    const bool edge = rows_left < BM || cols_left < BN;
+    /* The edge path's element-wise stores also serve a C whose rows break float2 alignment
+     * (the host writes such a C in place rather than through a copy). */
+    const bool edge = rows_left < BM || cols_left < BN || ((offC | ldc) & 1);
     const int warp = (tid / 32) % 4, g = (tid % 32) >> 2, t = tid & 3;
     const int r = wg * 64 + warp * 16 + g;
 #pragma unroll

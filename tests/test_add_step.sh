@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Adding a step is one .cl file plus its rows in host/lib/registry.c, nothing else: a copy of
-# the source tree gets a throw-away step 11 (the naive kernel under another name), the two
+# the source tree gets a throw-away step 12 (the naive kernel under another name), the two
 # rows are inserted, the copy is built, and `clgemm --algo throwaway` must verify at an odd
-# size and `--algo list` must show it as step 11.  A planted wrong kernel must FAIL, so the
+# size and `--algo list` must show it as step 12.  A planted wrong kernel must FAIL, so the
 # run really goes through the new file.
 # usage: test_add_step.sh SOURCE_ROOT
 set -uo pipefail
@@ -17,9 +17,9 @@ fail() { echo "FAIL: $*"; exit 1; }
 [ -f "$work/meson.build" ] || fail "the copy has no meson.build (not a git checkout?)"
 
 # 1. The kernel file: step 1's loop under a new kernel name.
-sed 's/gemm_naive/gemm_throwaway/' "$src/cl/01_naive.cl" > "$work/cl/11_throwaway.cl"
+sed 's/gemm_naive/gemm_throwaway/' "$src/cl/01_naive.cl" > "$work/cl/12_throwaway.cl"
 
-# 2. The two registry rows, after step 10's.
+# 2. The two registry rows, after step 11's.
 python3 - "$work/host/lib/registry.c" <<'PY' || fail "could not insert the registry rows"
 import sys
 p = sys.argv[1]
@@ -29,9 +29,9 @@ variant_anchor = '};\n\n#define COUNT(a)'
 assert algo_anchor in s and variant_anchor in s
 s = s.replace(algo_anchor,
     '    { { "throwaway", "step 1 again, added by tests/test_add_step.sh",\n'
-    '        "BM=16 BN=16", 1, "fp32", 11 }, NULL, 0 },\n' + algo_anchor, 1)
+    '        "BM=16 BN=16", 1, "fp32", 12 }, NULL, 0, false },\n' + algo_anchor, 1)
 s = s.replace(variant_anchor,
-    '    SIMT("throwaway", "11_throwaway.cl", "gemm_throwaway", "BM=16 BN=16", "",\n'
+    '    SIMT("throwaway", "12_throwaway.cl", "gemm_throwaway", "BM=16 BN=16", "",\n'
     '         LAUNCH_TILE_ROWS, 1),\n' + variant_anchor, 1)
 open(p, 'w').write(s)
 PY
@@ -51,12 +51,12 @@ echo "$out"
 grep -q '^[^,]*,.*throwaway,ok,' <<< "$out" || grep -q 'throwaway.*,ok,' <<< "$out" ||
     fail "the new step did not verify"
 list=$("$work/b/clgemm" --device pocl --algo list) || fail "--algo list"
-grep -E '^throwaway +11 ' <<< "$list" || fail "--algo list does not show step 11"
-grep -q '11_throwaway.cl:gemm_throwaway' <<< "$list" || fail "--algo list does not name its file"
+grep -E '^throwaway +12 ' <<< "$list" || fail "--algo list does not show step 12"
+grep -q '12_throwaway.cl:gemm_throwaway' <<< "$list" || fail "--algo list does not name its file"
 
 # 4. Planted: the new file computing the wrong thing must fail, so the row ran that file.
-sed -i 's/acc = fma(a\[k\], b\[k \* ldb\], acc);/acc = fma(-a[k], b[k * ldb], acc);/' "$work/cl/11_throwaway.cl"
-grep -q 'fma(-a' "$work/cl/11_throwaway.cl" || fail "could not plant the bug"
+sed -i 's/acc = fma(a\[k\], b\[k \* ldb\], acc);/acc = fma(-a[k], b[k * ldb], acc);/' "$work/cl/12_throwaway.cl"
+grep -q 'fma(-a' "$work/cl/12_throwaway.cl" || fail "could not plant the bug"
 out=$(CLGEMM_KERNEL_DIR="$work/cl" CLGEMM_NO_CACHE=1 "$work/b/clgemm" --device pocl \
       --algo throwaway --size 37x29x17 --no-baseline --quiet --format csv)
 rc=$?

@@ -157,6 +157,23 @@ with tempfile.TemporaryDirectory() as tmp:
                all(r['status'] == want for r in kernels),
                'GELU planted wrong, --out %s --epilogue %s: %s %s (rc=%d; %s)' %
                (out_type, act, ' '.join(few), want, rc, summary(rows)), out)
+    # Split-K (host/lib/splitk.c): a term lost in one slice only -- slice 1 of the batched
+    # launch, get_group_id(2) == 1 -- must fail too, in step 11 and in a tiled kernel, with B
+    # stored K x N and N x K, at a K whose last slice is shorter (1000 = 3 x 256 + 232).
+    one_slice = dict(env, CLGEMM_BUILD_OPTIONS='-DCLGEMM_PLANT_K_DELTA=(get_group_id(2)==1?-1:0)')
+    split = [n for n in ('skinny:SPLITK=4', 'warp_tiled:SPLITK=4') if n.split(':')[0] in names]
+    for trans in ('NN', 'NT'):
+        args = ['--size', '3x257x1000', '--trans', trans, '--no-baseline',
+                *[a for n in split for a in ('--algo', n)]]
+        rc, rows, out = run(args, env)
+        expect(rc == 0 and [r['algorithm'] for r in rows] == split and
+               all(r['status'] == 'ok' for r in rows),
+               'control split-K %s: %s ok (%s)' % (trans, ' '.join(split), summary(rows)), out)
+        rc, rows, out = run(args, one_slice)
+        expect(rc == 1 and [r['algorithm'] for r in rows] == split and
+               all(r['status'] == 'FAIL' for r in rows),
+               'a term lost in one slice, %s: %s FAIL, exit 1 (rc=%d; %s)' %
+               (trans, ' '.join(split), rc, summary(rows)), out)
 
     for size in [] if ONLY_GENERAL else SIZES:
         # Control: the planted copy without the define computes the right thing.

@@ -76,6 +76,7 @@ bad = [
     (['--out', 'f8'], "bad --out 'f8'"), (['--out', 'tf32x3'], "bad --out 'tf32x3'"),
     (['--out'], 'needs a value'), (['--epilogue', 'swish'], "bad --epilogue 'swish'"),
     (['--epilogue', 'GELU'], '--epilogue'), (['--epilogue', ''], '--epilogue'),
+    (['--algo', 'skinny:SPLITK=0'], 'SPLITK'),
 ]
 for args, needle in bad:
     rc, out, err = run('--device', 'pocl', *args) if '--device' not in args else run(*args)
@@ -453,12 +454,38 @@ with tempfile.TemporaryDirectory() as tmp:
     try:
         rows = {r['algorithm']: r for r in json.loads(out)['results'][0]['rows']}
         ok = (rc == 0 and rows['block_tiled']['params'].startswith('BM=32 BN=32 BK=8 TM=4 TN=4')
-              and rows['auto']['note'] == 'auto chose block_tiled:BM=32,BN=32,BK=8,TM=4,TN=4'
+              and rows['auto']['note'].startswith(
+                  'auto chose block_tiled:BM=32,BN=32,BK=8,TM=4,TN=4 (tuning entry of ')
               and rows['auto']['status'] == 'ok')
     except (ValueError, KeyError, IndexError) as exc:
         ok = False
         out += repr(exc)
     expect(ok, 'a tuning file sets parameters and auto follows it', out + err)
+
+    # A shape rule (host/lib/shape_rule.h): auto runs its kernel for small M, splits K where
+    # the blocks are few, says why, and leaves larger M to the default.
+    rule = {'device': pocl_name, 'purpose': 'auto', 'dtype': 'f32', 'trans': 'NT', 'm_max': 4,
+            'algorithm': 'skinny', 'params': 'BM=4,KT=8', 'split_per_cu': 1000,
+            'split_kmin': 64, 'measured': '4x64x512'}
+    json.dump({'format': 'clgemm-tuning-1', 'entries': [], 'rules': [rule]}, open(tuning, 'w'))
+    notes = {}
+    for size in ('3x70x300', '5x70x300'):
+        rc, out, err = run('--device', 'pocl', '--algo', 'auto', '--size', size, '--trans', 'NT',
+                           '--iters', '1', '--quiet', '--format', 'json', '--no-baseline',
+                           env={'CLGEMM_TUNING_FILE': tuning})
+        try:
+            row = json.loads(out)['results'][0]['rows'][0]
+            notes[size] = row['note'] if rc == 0 and row['status'] == 'ok' else 'FAILED'
+        except (ValueError, KeyError, IndexError):
+            notes[size] = 'FAILED: ' + out + err
+    expect(notes['3x70x300'].startswith('auto chose skinny:WG=256,KT=8,RN=2,BM=4,UNROLL=4,'
+                                        'SPLITK=4 (') and 'shape class M <= 4' in notes['3x70x300']
+           and 'K in 4 slices' in notes['3x70x300'] and 'skinny' not in notes['5x70x300'],
+           'a shape rule: auto runs its kernel and split for M <= 4, says why; not for M = 5',
+           repr(notes))
+    rc, out, err = run('--device', 'pocl', '--algo', 'list', env={'CLGEMM_TUNING_FILE': tuning})
+    expect(rc == 0 and 'M <= 4     -> skinny:BM=4,KT=8, K split below' in out,
+           '--algo list prints the device\'s shape rules', out)
 
 print('%d checks, %d failed' % (checks, failures))
 sys.exit(1 if failures else 0)

@@ -24,7 +24,12 @@
  *           relu, bias_relu, gelu, bias_gelu): every algorithm and element type gets every
  *           epilogue and every C type, and across the algorithms every pair of C type,
  *           epilogue, layout, transpose, padding and batch occurs (CLBlast, which has none of
- *           them, keeps the plain fp32 C) */
+ *           them, keeps the plain fp32 C)
+ *   skinny  small M, long K (step 11 and split-K): M in {1, 3, 17}, N odd, K up to 2053, B
+ *           stored K x N and N x K, tight (alpha, beta, offsets) and NaN-padded; each step 11
+ *           form and split counts forced on several kernels (SPLITK, every one leaving a
+ *           shorter last slice), every element type they take; `skinny full` adds more
+ *           forms and sizes */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +82,21 @@ static const struct {
 /* layouts mode: two awkward sizes (odd everywhere, no dimension a multiple of a tile). */
 static const gemm_shape layout_sizes[] = { { 37, 29, 19 }, { 70, 45, 33 } };
 
-typedef enum { QUICK, FULL, KSWEEP, LAYOUTS } mode;
+/* skinny mode: (M, N, K) with K cut into slices that leave a shorter last one for every
+ * SPLITK below (2053 = 2 x 688 + 677, 1000 = 3 x 256 + 232, 333 = 2 x 112 + 109, ...). */
+static const gemm_shape skinny_sizes[] = { { 1, 31, 2053 }, { 3, 257, 1000 }, { 17, 45, 333 } };
+static const gemm_shape skinny_full_sizes[] = { { 1, 1, 1 }, { 2, 9, 7 }, { 5, 4097, 65 },
+                                                { 16, 63, 1531 }, { 33, 129, 517 } };
+static const char *const skinny_forms[] = {
+    "skinny:BM=4,KT=8,UNROLL=2", "skinny:RN=3,KT=16,BM=2,WG=64,SPLITK=3", "warp_tiled:SPLITK=3",
+};
+static const char *const skinny_full_forms[] = {
+    "skinny", "skinny:SPLITK=4", "block_tiled_vectorized:SPLITK=5",
+    "skinny:BM=16,RN=4,UNROLL=2", "skinny:KT=128,RN=4,UNROLL=1,BM=2", "skinny:WG=64,KT=64",
+    "tiled:SPLITK=2", "mma:SPLITK=3",
+};
+
+typedef enum { QUICK, FULL, KSWEEP, LAYOUTS, SKINNY } mode;
 
 static int cases, failed;
 
@@ -170,10 +189,87 @@ static void run_layout_cases(session *s, const char *algo, clgemm_dtype dtype, i
         }
 }
 
+/* skinny mode: one form at one size, both layouts of B, tight and NaN-padded. */
+static void run_skinny_cases(session *s, const char *form, clgemm_dtype dtype, gemm_shape shape,
+                             unsigned seed)
+{
+    for (int nt = 0; nt <= 1; nt++)
+        for (int tight = 0; tight <= 1; tight++) {
+            run_request req = run_request_defaults();
+            req.shape = shape;
+            req.dtype = dtype;
+            req.op_b = nt ? CLGEMM_OP_T : CLGEMM_OP_N;
+            /* tight: rows rounded to 8 values, read in place; else 3 more, holding NaN (and
+             * misaligned: packed first) */
+            req.ld_pad = tight ? -1 : 3;
+            req.ld_multiple = 8;
+            req.offset = tight ? 8 : 0;
+            req.alpha = tight ? -1.5f : 1.0f;
+            req.beta = tight ? 0.5f : 0.0f;
+            req.seed = seed + 10u * (unsigned)nt + (unsigned)tight;
+            char what[64];
+            snprintf(what, sizeof what, "%s, %s", nt ? "NT" : "NN",
+                     tight ? "ld to 8, offset 8, beta=0.5" : "ld+3 NaN, beta=0");
+            run_request_case(s, form, req, what);
+        }
+}
+
 static bool is_matrix_unit(const char *name)
 {
     const clgemm_algorithm_desc *d = clgemm_find_algorithm(name);
     return d && strcmp(d->precision, "fp32") != 0;
+}
+
+static int open_session(session **s);
+
+/* skinny mode: each form (and with `full` the extra ones) at each size and element type it
+ * takes.  The matrix-unit forms run through their emulation where there is no hardware. */
+static int skinny_main(bool full)
+{
+    session *s;
+    if (open_session(&s) != 0)
+        return 1;
+    const size_t nforms = sizeof skinny_forms / sizeof skinny_forms[0];
+    const size_t nfull = full ? sizeof skinny_full_forms / sizeof skinny_full_forms[0] : 0;
+    for (size_t f = 0; f < nforms + nfull; f++) {
+        const char *form = f < nforms ? skinny_forms[f] : skinny_full_forms[f - nforms];
+        for (int dt = CLGEMM_F32; dt <= CLGEMM_BF16; dt++) {
+            if (!clgemm_algorithm_has_dtype(form, (clgemm_dtype)dt))
+                continue;
+            for (size_t i = 0; i < sizeof skinny_sizes / sizeof skinny_sizes[0]; i++)
+                run_skinny_cases(s, form, (clgemm_dtype)dt, skinny_sizes[i],
+                                 (unsigned)(7000 + 100 * f + 10 * (size_t)dt + i));
+            for (size_t i = 0; full && i < sizeof skinny_full_sizes / sizeof skinny_full_sizes[0];
+                 i++)
+                run_skinny_cases(s, form, (clgemm_dtype)dt, skinny_full_sizes[i],
+                                 (unsigned)(9000 + 100 * f + 10 * (size_t)dt + i));
+        }
+    }
+    session_close(s);
+    printf("%d cases, %d failed\n", cases, failed);
+    return failed ? 1 : 0;
+}
+
+/* The device of $CLGEMM_TEST_DEVICE (else PoCL). */
+static int open_session(session **s)
+{
+    const char *spec = getenv("CLGEMM_TEST_DEVICE");
+    if (!spec || !*spec)
+        spec = "pocl";
+    const clgemm_device_desc *devices;
+    size_t ndevices, picked[64], npicked = 0;
+    if (clgemm_devices(&devices, &ndevices) != CLGEMM_SUCCESS || ndevices > 64 ||
+        clgemm_select_devices(spec, picked, &npicked) != CLGEMM_SUCCESS) {
+        fprintf(stderr, "test_correctness: %s\n", clgemm_last_error());
+        return -1;
+    }
+    printf("device: %s (%s)\n", devices[picked[0]].name, devices[picked[0]].platform_name);
+    errbuf e = { "" };
+    if (!(*s = session_open(picked[0], &e))) {
+        fprintf(stderr, "test_correctness: %s\n", e.msg);
+        return -1;
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -182,6 +278,7 @@ int main(int argc, char **argv)
              : argc > 1 && strcmp(argv[1], "ksweep") == 0  ? KSWEEP
              : argc > 1 && strcmp(argv[1], "quick") == 0   ? QUICK
              : argc > 1 && strncmp(argv[1], "layouts", 7) == 0 ? LAYOUTS
+             : argc > 1 && strcmp(argv[1], "skinny") == 0       ? SKINNY
                                                                  : (mode)-1;
     /* layouts:K/N runs the groups g with g % N == K - 1 (CLBlast with K = 1): the shards run
      * side by side as separate tests, with the same pairing as one run of them all. */
@@ -191,9 +288,12 @@ int main(int argc, char **argv)
          shard > shards))
         m = (mode)-1;
     if ((int)m < 0) {
-        fprintf(stderr, "usage: test_correctness quick|full|ksweep|layouts[:K/N] [ALGO...]\n");
+        fprintf(stderr, "usage: test_correctness quick|full|ksweep|layouts[:K/N] [ALGO...]\n"
+                        "       test_correctness skinny [full]\n");
         return 2;
     }
+    if (m == SKINNY)
+        return skinny_main(argc > 2 && strcmp(argv[2], "full") == 0);
     const char *spec = getenv("CLGEMM_TEST_DEVICE");
     if (!spec || !*spec)
         spec = "pocl";

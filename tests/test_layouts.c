@@ -40,6 +40,7 @@ typedef struct spec {
     bool wrapper;         /* through clgemm_sgemm_events / clgemm_gemm_16bit */
     bool coarse;          /* values in quarters, -1..1: exact in tf32, every sum exact */
     int commands;         /* 1: the GEMM alone (first == last); 2: a pre-pass too; 0: either */
+    int packs;            /* 1 + CLGEMM_PACKS_* the layout pre-pass must copy; 0: either */
     cl_command_queue queue;
 } spec;
 
@@ -75,7 +76,7 @@ static void place(operand *x, const spec *s, size_t rows, size_t cols, bool tran
     const size_t srows = trans ? cols : rows, scols = trans ? rows : cols;
     const size_t line = s->layout == CLGEMM_ROW_MAJOR ? scols : srows;
     const size_t lines = s->layout == CLGEMM_ROW_MAJOR ? srows : scols;
-    x->ld = line + (s->aligned ? 8 : s->padded ? pad : 0);
+    x->ld = s->aligned ? (line + 7) / 8 * 8 + 8 : line + (s->padded ? pad : 0);
     x->off = s->aligned ? 8 : s->padded ? off : 0;
     x->extent = (lines - 1) * x->ld + line;
     x->stride = s->batch <= 1 || (shared && !s->strided_a) ? 0
@@ -195,6 +196,12 @@ static int run(const spec *s)
             bad = 1;
         } else if ((s->commands == 1 && first != last) || (s->commands == 2 && first == last)) {
             snprintf(why, sizeof why, "%s", s->commands == 1 ? "a pre-pass ran" : "no pre-pass");
+            bad = 1;
+        }
+        unsigned packs = 0;
+        if (!bad && s->packs && (clgemm_resolve_packing(ctx, &d, &packs) != CLGEMM_SUCCESS ||
+                                 packs != (unsigned)s->packs - 1)) {
+            snprintf(why, sizeof why, "packed %#x, expected %#x", packs, s->packs - 1);
             bad = 1;
         }
     }
@@ -366,12 +373,29 @@ int main(void)
     static const char *const mma[] = { "mma" };
     sweep("16-bit inputs on the emulated mma", h, awkward, 1, mma, 1, 2);
 
-    /* Step 10's own TF32 pre-pass (B^T and A rounded into its scratch) reads what the layout
-     * pre-pass packed; step 9 reads 16-bit operands at multiples of 8.  Both emulated. */
+    /* Step 10's own TF32 pre-pass (B^T and A rounded into its scratch) reads A and B as they
+     * lie, and C is written in place; step 9 reads 16-bit operands at multiples of 8.  Both
+     * emulated. */
     spec t = base;
-    t.coarse = true;
+    t.coarse = true, t.packs = 1; /* its pre-pass reads any layout, and C is written in place */
     static const char *const tma[] = { "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2" };
     sweep("fp32 as TF32 on the emulated wgmma_tma (exact inputs)", t, awkward, 1, tma, 1, 2);
+    t.batch = 3; /* a batch in one launch, odd strides: A shared, then strided (tf32x3) */
+    sweep("fp32 as TF32 on wgmma_tma, a batch of 3, A shared", t, awkward, 1, tma, 1, 1);
+    t.strided_a = true;
+    static const char *const tma3[] = { "wgmma_tma:SPLIT=1,BM=64,BN=64,WGN=64,BK=16,STAGES=2" };
+    sweep("fp32 as tf32x3 on wgmma_tma, a batch of 3, A strided", t, awkward + 1, 1, tma3, 1, 1);
+    /* Step 10 reads 16-bit operands where they lie, transposed or not: aligned ones of every
+     * layout and op pair run the GEMM alone, nothing packed. */
+    static const char *const tma16[] = { "wgmma_tma:BM=128,BN=128,WGN=64,BK=16,STAGES=2" };
+    spec n = h;
+    n.aligned = true, n.commands = 1, n.packs = 1;
+    sweep("16-bit on the emulated wgmma_tma, aligned: every transpose in place", n, awkward, 2,
+          tma16, 1, 1);
+    n.batch = 3; /* and a batch in one launch: A shared (stride 0), then A strided too */
+    sweep("16-bit wgmma_tma, a batch of 3 in one launch", n, awkward, 1, tma16, 1, 1);
+    n.strided_a = true;
+    sweep("16-bit wgmma_tma, a batch of 3 in one launch, A strided", n, awkward + 1, 1, tma16, 1, 1);
     static const char *const wg[] = { "wgmma:BM=64,BN=64,WGN=64,BK=32" };
     sweep("16-bit inputs on the emulated wgmma", h, awkward, 1, wg, 1, 1);
 

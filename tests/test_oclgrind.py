@@ -59,6 +59,12 @@ GENERAL = [
     ('36x24x13', ['--layout', 'col', '--out', 'bf16', '--epilogue', 'bias_gelu', '--beta', '0.5',
                   '--ld-pad', '0']),
 ]
+# Split-K (host/lib/splitk.c): the sliced, batched launches and the reduction, in step 11 and
+# a tiled kernel (40 = 2 x 16 + 8 and 3 x 8 + 16: both leave a shorter last slice).
+SPLIT_JOBS = [
+    ('skinny:SPLITK=3', '3x17x40', ['--trans', 'NT', '--beta', '0.5']),
+    ('warp_tiled:SPLITK=2', '9x13x40', []),
+]
 SIZES_BY_MODE = {
     'kernels': (SIZES + GENERAL, SIZES),
     'uninitialized': ([SIZES[0], SIZES[2]], [SIZES[2]]),
@@ -248,6 +254,8 @@ def sweep(oclgrind, clgemm, mode):
         if a in bits16:
             jobs += [(a, s, ('--dtype', dt, *x), tuple(sorted(env.items())))
                      for dt in DTYPES16[mode] for s, x in sizes]
+    if mode == 'kernels':
+        jobs += [(a, sz, tuple(x), ()) for a, sz, x in SPLIT_JOBS if a.split(':')[0] in kernels]
     failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers()) as pool:
         futures = {pool.submit(run_one, oclgrind, clgemm, mode, a, s, list(x), dict(env)): key

@@ -233,7 +233,8 @@ int main(void)
         clReleaseKernel(ak);
         clReleaseMemObject(addr);
 
-        const tensor_map_shape shape = { 2, ROWS, COLS, LD, BOX_ROWS, (uint32_t)box_cols, swz };
+        const tensor_map_shape shape = { 2,   ROWS, COLS, LD, BOX_ROWS, (uint32_t)box_cols,
+                                         swz, 0,    0 };
         /* CLGEMM_TMA_TEST_ONLY=host|device runs one way only (to tell failures apart). */
         const char *only = getenv("CLGEMM_TMA_TEST_ONLY");
         for (int how = 0; how < 2; how++) {

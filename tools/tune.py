@@ -9,7 +9,10 @@ into the database) and timed on the device against CLBlast in the same process.
 
 usage: tools/tune.py [--clgemm build/clgemm] [--device SPEC] [--sizes 1024,4096]
                      [--algos warp_tiled,block_tiled_vectorized] [--out FILE] [--quick]
+       tools/tune.py --rules [tools/tune_rules.py's options]
 Progress goes to stderr; the database is merged into --out (default: the user's file).
+With --rules it measures the shape rule instead (what auto and the purpose names run per
+class of shapes: tools/tune_rules.py, host/lib/shape_rule.h).
 """
 import argparse
 import itertools
@@ -88,6 +91,13 @@ def run_batch(args, size, variants):
 
 
 def main():
+    if '--rules' in sys.argv[1:]:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import tune_rules
+        rest = [a for a in sys.argv[1:] if a != '--rules']
+        if '--out' not in rest:
+            rest += ['--out', default_out()]
+        return tune_rules.main(rest)
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--clgemm', default='build/clgemm')
     ap.add_argument('--device', default='')
@@ -143,10 +153,11 @@ def main():
                     algo, size, best['gflops'], best['clblast'] or 0, entries[-1]['params']))
 
     # Merge: our new entries replace older ones for the same device, driver, algorithm, size.
-    old = []
+    old, rules = [], []
     if os.path.exists(args.out):
         try:
-            old = json.load(open(args.out)).get('entries', [])
+            doc = json.load(open(args.out))
+            old, rules = doc.get('entries', []), doc.get('rules', [])
         except ValueError:
             sys.stderr.write('tune: %s is not valid JSON; starting it afresh\n' % args.out)
     key = lambda e: (e.get('device'), e.get('driver'), e.get('algorithm'), e.get('M'),
@@ -155,7 +166,10 @@ def main():
     merged = [e for e in old if key(e) not in new_keys] + entries
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, 'w') as f:
-        json.dump({'format': 'clgemm-tuning-1', 'entries': merged}, f, indent=1)
+        doc = {'format': 'clgemm-tuning-1', 'entries': merged}
+        if rules:  # the shape rules (--rules) stay as they were
+            doc['rules'] = rules
+        json.dump(doc, f, indent=1)
         f.write('\n')
     sys.stderr.write('tune: %d entries written to %s in %.0f s\n' % (len(entries), args.out,
                                                                     time.time() - started))

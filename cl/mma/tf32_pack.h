@@ -12,10 +12,12 @@
  * With SPLIT = 1 (tf32x3) each output also holds the residuals lo = tf32(x - hi) of its
  * values, hi = tf32(x), in the rows below them: rows N .. 2N - 1 of B^T, M .. 2M - 1 of A.
  *
- * Both kernels take (rows, cols, source, its offset, its ld, destination, its ld) in the
- * order of their own loops, and need the source's rows to start on 16 bytes (offsets and
- * leading dimensions multiples of 4) and the destination's ld a multiple of 4 (the host rounds
- * K up to 4 values, 16 bytes, as the tensor maps need).  Needs SPLIT defined. */
+ * Both kernels take (rows, cols, source, its offset, its ld, destination, its ld, the
+ * source's and the destination's problem strides) in the order of their own loops, and run
+ * a strided batch with the problem in dimension 2 of the NDRange.  They read the source at any offset and leading dimension (float4
+ * loads where both are multiples of 4, single values otherwise), so that no operand needs a
+ * layout pass first; the destination's ld must be a multiple of 4 (the host rounds K up to 4
+ * values, 16 bytes, as the tensor maps need).  Needs SPLIT defined. */
 #ifndef CLGEMM_TF32_PACK_H
 #define CLGEMM_TF32_PACK_H
 
@@ -44,20 +46,23 @@ inline void tf32_pack_store4(__global float *dst, const float4 v, const bool ins
  * move 64 x 64 tiles through local memory so that both the reads (along B's rows) and the
  * writes (along Bt's rows) are coalesced 16-byte accesses; the extra column spreads the
  * transposed reads of the tile over the banks.  Interior tiles use float4s.
- * Launch: local (16, 16), global (16 * ceil(N / 64), 16 * ceil(K / 64)). */
+ * Launch: local (16, 16), global (16 * ceil(N / 64), 16 * ceil(K / 64)[, problems]). */
 __kernel __attribute__((reqd_work_group_size(16, 16, 1)))
 void wgmma_tma_pack_bt(const int K, const int N, __global const float *restrict B,
-                       const int offB, const int ldb, __global float *restrict Bt, const int ldt)
+                       const int offB, const int ldb, __global float *restrict Bt, const int ldt,
+                       const int strideB, const int strideT)
 {
+    B += get_group_id(2) * (size_t)strideB; /* a batch's problem (0 in a 2-D launch) */
+    Bt += get_group_id(2) * (size_t)strideT;
     __local float tile[64][65];
     const int tx = get_local_id(0), ty = get_local_id(1);
     const int n0 = get_group_id(0) * 64, k0 = get_group_id(1) * 64;
-    const bool inside = n0 + 64 <= N && k0 + 64 <= K;
+    const bool inside = n0 + 64 <= N && k0 + 64 <= K, vec = ((offB | ldb) & 3) == 0;
     for (int r = ty; r < 64; r += 16) {
         const int k = k0 + r, n = n0 + 4 * tx;
         __global const float *src = B + offB + (size_t)k * ldb + n;
         float4 v = (float4)(0.0f);
-        if (inside) {
+        if (inside && vec) {
             v = *(__global const float4 *)src;
         } else if (k < K) {
             v.x = n < N ? src[0] : 0.0f;
@@ -86,11 +91,14 @@ void wgmma_tma_pack_bt(const int K, const int N, __global const float *restrict 
 
 /* Ar (M x K, ldr values between rows) = A rounded to tf32, four values per work-item
  * (float4s where all four lie inside).
- * Launch: local (32, 8), global (32 * ceil(K / 128), 8 * ceil(M / 8)). */
+ * Launch: local (32, 8), global (32 * ceil(K / 128), 8 * ceil(M / 8)[, problems]). */
 __kernel __attribute__((reqd_work_group_size(32, 8, 1)))
 void wgmma_tma_round_a(const int M, const int K, __global const float *restrict A,
-                       const int offA, const int lda, __global float *restrict Ar, const int ldr)
+                       const int offA, const int lda, __global float *restrict Ar, const int ldr,
+                       const int strideA, const int strideR)
 {
+    A += get_group_id(2) * (size_t)strideA;
+    Ar += get_group_id(2) * (size_t)strideR;
     const int k = (get_group_id(0) * 32 + get_local_id(0)) * 4;
     const int m = get_group_id(1) * 8 + get_local_id(1);
     if (m >= M || k >= K)
@@ -99,7 +107,7 @@ void wgmma_tma_round_a(const int M, const int K, __global const float *restrict 
     __global float *dst = Ar + (size_t)m * ldr + k;
     const bool inside = k + 4 <= K;
     float4 x;
-    if (inside) {
+    if (inside && ((offA | lda) & 3) == 0) {
         x = *(__global const float4 *)src;
     } else {
         x.x = src[0];

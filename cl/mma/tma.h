@@ -65,6 +65,13 @@
                  ".mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"             \
                  ::"r"(dst), "l"(map), "r"(x), "r"(y), "r"(bar) : "memory")
 
+/* The same from a 3-D map: z is the coordinate of the third dimension (a strided batch's
+ * problem). */
+#define TMA_LOAD_3D(dst, map, x, y, z, bar)                                               \
+    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile"                   \
+                 ".mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];"         \
+                 ::"r"(dst), "l"(map), "r"(x), "r"(y), "r"(z), "r"(bar) : "memory")
+
 /* Any thread: has bar finished the phase of this parity? */
 inline int tma_bar_done(const uint bar, const uint parity)
 {

@@ -34,18 +34,21 @@
  * (the "Shared Memory Matrix Layout" section; its no-swizzle K-major atom is 8 x 1 in units
  * of 16 bytes, and LBO is the stride between the two atoms of a k8 step).
  *
- * WGMMA_M64K16(N, d, desc_a, desc_b, DTYPE, TRANS_B) is the 16-bit form,
+ * WGMMA_M64K16_AB(N, d, desc_a, desc_b, DTYPE, TRANS_A, TRANS_B) is the 16-bit form,
  *     wgmma.mma_async.sync.aligned.m64nNk16.f32.f16.f16 (DTYPE = 1) or .bf16.bf16 (DTYPE = 2)
- *         d, desc_a, desc_b, 1, 1, 1, 0, TRANS_B
- * with A 64 x 16 and B 16 x N, 16-bit values in local memory, the same D fragment.  Its core
- * matrices are 8 x 16 bytes = 8 x 8 values.  A is K-major as above (k % 8 picks the value in
- * a row of 16 bytes, k / 8 the core matrix, LBO apart).  B is K-major likewise (TRANS_B = 0)
+ *         d, desc_a, desc_b, 1, 1, 1, TRANS_A, TRANS_B
+ * with A 64 x 16 and B 16 x N, 16-bit values in local memory, the same D fragment
+ * (WGMMA_M64K16(N, d, desc_a, desc_b, DTYPE, TRANS_B): TRANS_A = 0).  Its core matrices are
+ * 8 x 16 bytes = 8 x 8 values.  A is K-major as above (TRANS_A = 0: k % 8 picks the value in
+ * a row of 16 bytes, k / 8 the core matrix, LBO apart) or M-major (TRANS_A = 1, laid out as
+ * N-major B below with m for n).  B is K-major likewise (TRANS_B = 0)
  * or N-major (TRANS_B = 1): then a core matrix's 8 rows of 16 bytes are 8 consecutive k, each
  * holding 8 consecutive n, so element (n, k) lives at
  *     start + (n / 8) * SBO + (k / 8) * LBO + (k % 8) * 16 + (n % 8) * 2
  * (CUTLASS's no-swizzle MN-major canonical layout ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO)), T = 8
  * values: SBO steps along N and LBO along K, as for K-major).  Row-major B lands N-major with
- * plain 16-byte copies.  DTYPE must be literal 1 or 2, TRANS_B literal 0 or 1.
+ * plain 16-byte copies, and so does A stored K x M (a transposed A) M-major.  DTYPE must be
+ * literal 1 or 2, TRANS_A and TRANS_B literal 0 or 1.
  *
  * The ordering rules (PTX ISA, "wgmma.fence", "Async Proxy", "wgmma.commit_group",
  * "wgmma.wait_group"), which the macros below map one to one:
@@ -119,7 +122,7 @@ inline ulong wgmma_desc(const uint addr, const uint lbo, const uint sbo)
  *       L = start + (r / 8) * SBO + (r % 8) * W + k * 2            (LBO unused)
  *     so one k16 step is 32 bytes of a row; the next k16 step inside the same W-byte row is
  *     start + 32 (the XOR is applied to the whole address, so this works).
- *   MN-major (B with the transpose immediate), element (n, k):
+ *   MN-major (A or B with its transpose immediate), element (n, k) (n: m for A):
  *       L = start + (n / E) * LBO + (k / 8) * SBO + (k % 8) * W + (n % E) * 2
  *     note the roles: LBO steps along N (atom to atom), SBO along K (8 k to the next 8),
  *     the reverse of the no-swizzle MN-major layout. */
@@ -242,15 +245,21 @@ inline ulong wgmma_desc_swz(const uint addr, const uint lbo, const uint sbo, con
 #define WGMMA_CAT(a, b) WGMMA_CAT_(a, b)
 #define WGMMA_M64K8_TF32(N, d, desc_a, desc_b) \
     WGMMA_CAT(WGMMA_ASM_N, N)("k8.f32.tf32.tf32", "", d, desc_a, desc_b)
-/* 16-bit inputs: the type by DTYPE (1 f16, 2 bf16), and the transpose immediates: A never
- * transposed (K-major), B as TRANS_B (0: K-major, 1: N-major).  Both literals. */
+/* 16-bit inputs: the type by DTYPE (1 f16, 2 bf16), and the transpose immediates imm-trans-a
+ * and imm-trans-b: A as TRANS_A (0: K-major, 1: M-major), B as TRANS_B (0: K-major, 1:
+ * N-major).  All literals (or macros that expand to one). */
 #define WGMMA_K16_TYPE_1 "k16.f32.f16.f16"
 #define WGMMA_K16_TYPE_2 "k16.f32.bf16.bf16"
-#define WGMMA_K16_TRANS_0 ", 0, 0"
-#define WGMMA_K16_TRANS_1 ", 0, 1"
-#define WGMMA_M64K16(N, d, desc_a, desc_b, DTYPE, TRANS_B) \
+#define WGMMA_K16_T_00 ", 0, 0"
+#define WGMMA_K16_T_01 ", 0, 1"
+#define WGMMA_K16_T_10 ", 1, 0"
+#define WGMMA_K16_T_11 ", 1, 1"
+#define WGMMA_M64K16_AB(N, d, desc_a, desc_b, DTYPE, TRANS_A, TRANS_B) \
     WGMMA_CAT(WGMMA_ASM_N, N)(WGMMA_CAT(WGMMA_K16_TYPE_, DTYPE), \
-                              WGMMA_CAT(WGMMA_K16_TRANS_, TRANS_B), d, desc_a, desc_b)
+                              WGMMA_CAT(WGMMA_K16_T_, WGMMA_CAT(TRANS_A, TRANS_B)), d, desc_a, \
+                              desc_b)
+#define WGMMA_M64K16(N, d, desc_a, desc_b, DTYPE, TRANS_B) \
+    WGMMA_M64K16_AB(N, d, desc_a, desc_b, DTYPE, 0, TRANS_B)
 
 #endif
 

@@ -32,8 +32,8 @@
  *   No swizzle: core matrices of 8 rows x 16 bytes (16 / size values), 128 contiguous bytes;
  *     SBO steps 8 rows of M/N, LBO one core matrix along K.
  *       K-major:  start + (r / 8) SBO + (k / P) LBO + (r % 8) 16 + (k % P) size,  P = 16/size
- *       MN-major (16-bit B with the transpose immediate): a core matrix's rows are 8 k, each
- *       8 consecutive r:  start + (r / 8) SBO + (k / 8) LBO + (k % 8) 16 + (r % 8) 2
+ *       MN-major (16-bit A or B with its transpose immediate): a core matrix's rows are 8 k,
+ *       each 8 consecutive r:  start + (r / 8) SBO + (k / 8) LBO + (k % 8) 16 + (r % 8) 2
  *     (CUTLASS's canonical no-swizzle layouts: K-major ((8,m),(T,2k)):((1T,SBO),(1,LBO)),
  *     MN-major ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO)) in units of T = 16 bytes.)
  *   Swizzled (W = 32, 64, 128 bytes per atom row, E = W / size values): the logical address
@@ -90,17 +90,17 @@ inline float wgmma_emu_value(__local const uchar *arena, const ulong desc, const
 }
 
 /* This work-item's part of one m64nNk8 (tf32, dtype 0) or m64nNk16 (f16 / bf16, dtype 1 / 2):
- * its N/2 entries of D, updated in place.  A is K-major; B K-major, or N-major with
- * trans_b = 1 (16-bit only). */
+ * its N/2 entries of D, updated in place.  A is K-major, or M-major with trans_a = 1; B
+ * K-major, or N-major with trans_b = 1 (the transposes: 16-bit only). */
 inline void wgmma_emu_m64(float *d, const int n, const ulong desc_a, const ulong desc_b,
                           __local const uchar *arena, const int id, const int dtype,
-                          const int trans_b)
+                          const int trans_a, const int trans_b)
 {
     const int w = id >> 5, g = (id & 31) >> 2, t = id & 3, kn = dtype ? 16 : 8;
     float a_lo[16], a_hi[16];   /* rows 16w + g and 16w + g + 8 of A */
     for (int k = 0; k < kn; ++k) {
-        a_lo[k] = wgmma_emu_value(arena, desc_a, 16 * w + g, k, 0, dtype);
-        a_hi[k] = wgmma_emu_value(arena, desc_a, 16 * w + g + 8, k, 0, dtype);
+        a_lo[k] = wgmma_emu_value(arena, desc_a, 16 * w + g, k, trans_a, dtype);
+        a_hi[k] = wgmma_emu_value(arena, desc_a, 16 * w + g + 8, k, trans_a, dtype);
     }
     for (int c = 0; c < n / 8; ++c)
         for (int h = 0; h < 2; ++h) {
@@ -117,9 +117,12 @@ inline void wgmma_emu_m64(float *d, const int n, const ulong desc_a, const ulong
 }
 
 #define WGMMA_M64K8_TF32(N, d, desc_a, desc_b)                                       \
-    wgmma_emu_m64((d), (N), (desc_a), (desc_b), wgmma_arena_, wgmma_id_, 0, 0)
+    wgmma_emu_m64((d), (N), (desc_a), (desc_b), wgmma_arena_, wgmma_id_, 0, 0, 0)
+#define WGMMA_M64K16_AB(N, d, desc_a, desc_b, DTYPE, TRANS_A, TRANS_B)               \
+    wgmma_emu_m64((d), (N), (desc_a), (desc_b), wgmma_arena_, wgmma_id_, (DTYPE), (TRANS_A), \
+                  (TRANS_B))
 #define WGMMA_M64K16(N, d, desc_a, desc_b, DTYPE, TRANS_B)                           \
-    wgmma_emu_m64((d), (N), (desc_a), (desc_b), wgmma_arena_, wgmma_id_, (DTYPE), (TRANS_B))
+    WGMMA_M64K16_AB(N, d, desc_a, desc_b, DTYPE, 0, TRANS_B)
 
 /* cp.async: a plain copy at issue time, zero-filling what lies past `bytes`.  dst is a byte
  * address as for wgmma_desc (wgmma_base_ + an offset into the arena), arena is

@@ -1,5 +1,6 @@
 #include "list.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "runner.h"
@@ -73,10 +74,17 @@ int list_algorithms(FILE *out, size_t device_index, clgemm_dtype dtype, bool csv
         return 0;
     }
     fprintf(out, "%-22s %-4s %s\n", AUTO_NAME, "-",
-            "the fastest tuned fp32 algorithm for the device and size (tools/tune.py), "
+            "the fastest tuned fp32 algorithm for the device and shape (tools/tune.py), "
             "else warp_tiled");
     fprintf(out, "%-22s %-4s %s\n", BASELINE_NAME, "-",
             "CLBlast SGEMM with its default parameters (the baseline of every row)");
+    /* What auto and the purpose names run by shape here (beyond every class: as above). */
+    const size_t need = clgemm_shape_rules(ctx, NULL, 0);
+    char *rules = need ? malloc(need + 1) : NULL;
+    if (rules && clgemm_shape_rules(ctx, rules, need + 1) == need)
+        fprintf(out, "\nby shape on this device (tuning database; larger M: as above; "
+                     "clgemm_resolve_reason says which applied):\n%s", rules);
+    free(rules);
     clgemm_close(ctx);
     return 0;
 }

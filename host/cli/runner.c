@@ -172,8 +172,12 @@ static void run_one(session *s, const run_request *req, workspace *w,
         d.algorithm = automatic ? NULL : row->name;
         if (clgemm_resolve_gemm(s->ctx, &d, row->variant, sizeof row->variant) != CLGEMM_SUCCESS)
             snprintf(row->variant, sizeof row->variant, "%s", automatic ? "" : row->name);
+        /* Why: auto always says; a purpose name says where a shape rule chose for it. */
+        const char *why = clgemm_resolve_reason();
         if (automatic)
-            snprintf(row->note, sizeof row->note, "auto chose %s", row->variant);
+            snprintf(row->note, sizeof row->note, "auto chose %s (%s)", row->variant, why);
+        else if (strncmp(why, "shape class", 11) == 0)
+            snprintf(row->note, sizeof row->note, "runs %s (%s)", row->variant, why);
         clgemm_build_info info;
         clgemm_status st = clgemm_prepare_dtype(s->ctx, row->variant,
                                                 row->bits16 ? req->dtype : CLGEMM_F32, &info);

@@ -55,8 +55,8 @@ static struct ctx_plan *plan_made(clgemm_context *ctx, const algo_def *algo,
 /* The one-problem, untransposed, float-C build of clgemm_prepare and clgemm_resolve. */
 static const gemm_build plain_build = { .batched = false };
 
-static struct ctx_plan *plan_for(clgemm_context *ctx, const algo_def *algo, clgemm_dtype dtype,
-                                 const char *overrides, const gemm_build *build)
+struct ctx_plan *api_plan(clgemm_context *ctx, const algo_def *algo, clgemm_dtype dtype,
+                          const char *overrides, const gemm_build *build)
 {
     return plan_made(ctx, algo, dtype, overrides, build ? build : &plain_build);
 }
@@ -142,6 +142,10 @@ clgemm_status api_choose(const char *fn, clgemm_context *ctx, const char *algori
     const algo_def *algo;
     char overrides[OVERRIDES_MAX];
     clgemm_status st;
+    /* First the shape rule (small M, few tiles: api_shape.c), for auto and purpose names. */
+    if (!(algorithm && strchr(algorithm, ':')) &&
+        api_choose_by_shape(ctx, algorithm, dtype, M, N, K, build, out))
+        return CLGEMM_SUCCESS;
     /* The tuning database holds fp32 SIMT measurements: 16-bit data never consults it. */
     const tuning_entry *t =
         dtype == CLGEMM_F32 && !(algorithm && strchr(algorithm, ':'))
@@ -149,8 +153,10 @@ clgemm_status api_choose(const char *fn, clgemm_context *ctx, const char *algori
                             (long)M, (long)N, (long)K, is_fp32)
             : NULL;
     if (t && (algo = algo_find(t->algorithm)) && gemm_params_check(algo, t->params, &e) == 0) {
-        struct ctx_plan *q = plan_for(ctx, algo, dtype, t->params, build);
+        struct ctx_plan *q = api_plan(ctx, algo, dtype, t->params, build);
         if (q && q->status == PLAN_OK) {
+            api_reason("tuning entry of %s measured at %ldx%ldx%ld, the nearest size", t->device,
+                       t->M, t->N, t->K);
             *out = q;
             return CLGEMM_SUCCESS;
         }
@@ -158,21 +164,29 @@ clgemm_status api_choose(const char *fn, clgemm_context *ctx, const char *algori
     if (algorithm) {
         if ((st = parse_algorithm(fn, algorithm, &algo, overrides)) != CLGEMM_SUCCESS)
             return st;
-        struct ctx_plan *p = plan_for(ctx, algo, dtype, overrides, build);
+        struct ctx_plan *p = api_plan(ctx, algo, dtype, overrides, build);
         if (!p)
             return api_fail(fn, CLGEMM_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
         if (p->status != PLAN_OK)
             return plan_status_to_api(fn, p, algorithm);
+        if (algo->candidates)
+            api_reason("no shape rule for M = %zu: %s's first candidate that runs here", M,
+                       algo->desc.name);
+        else
+            api_reason("as named");
         *out = p;
         return CLGEMM_SUCCESS;
     }
     size_t n;
     const algo_def *all = algos_all(&n);
     for (size_t i = n; i-- > 0;) {
-        if (all[i].desc.step == 0 || strcmp(all[i].desc.precision, "fp32") != 0)
-            continue; /* no change of arithmetic unasked */
-        struct ctx_plan *q = plan_for(ctx, &all[i], dtype, "", build);
+        if (all[i].desc.step == 0 || all[i].by_shape ||
+            strcmp(all[i].desc.precision, "fp32") != 0)
+            continue; /* no change of arithmetic unasked; shapes' own steps by the rule only */
+        struct ctx_plan *q = api_plan(ctx, &all[i], dtype, "", build);
         if (q && q->status == PLAN_OK) {
+            api_reason("no shape rule or tuning entry for %zux%zux%zu: the last fp32 step that "
+                       "runs here", M, N, K);
             *out = q;
             return CLGEMM_SUCCESS;
         }
@@ -246,7 +260,7 @@ static clgemm_status prepare(const char *fn, clgemm_context *ctx, const char *al
     clgemm_status st = parse_algorithm(fn, algorithm, &algo, overrides);
     if (st != CLGEMM_SUCCESS)
         return st;
-    struct ctx_plan *p = plan_for(ctx, algo, dtype, overrides, NULL);
+    struct ctx_plan *p = api_plan(ctx, algo, dtype, overrides, NULL);
     if (!p)
         return api_fail(fn, CLGEMM_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
     if (info) {

@@ -62,6 +62,19 @@ clgemm_status gemm_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_d
 /* What that call would run, as clgemm_resolve writes it (nothing is enqueued). */
 clgemm_status gemm_call_resolve(const char *fn, clgemm_context *ctx, const clgemm_gemm_desc *d,
                                 char *out, size_t size);
+/* The context's plan for (algorithm, element type, parameters, build), made once; NULL only
+ * when out of host memory (api_gemm.c). */
+struct ctx_plan *api_plan(clgemm_context *ctx, const algo_def *algo, clgemm_dtype dtype,
+                          const char *overrides, const gemm_build *build);
+
+/* The shape rule's choice for auto (algorithm NULL) or a purpose name, with its split count
+ * (api_shape.c); false where no rule applies or its kernel cannot run here. */
+bool api_choose_by_shape(clgemm_context *ctx, const char *algorithm, clgemm_dtype dtype,
+                         size_t M, size_t N, size_t K, const gemm_build *build,
+                         struct ctx_plan **out);
+/* Sets what clgemm_resolve_reason() says about the last choice of this thread. */
+void api_reason(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* A plan as a name that runs the same kernel with the same parameters. */
 clgemm_status api_describe(const char *fn, const struct ctx_plan *p, char *out, size_t size);
 

@@ -212,6 +212,13 @@ CLGEMM_API clgemm_status clgemm_resolve_operands(clgemm_context *ctx, const char
 /* The same for fp32 data with tight, aligned operands (offsets 0, lda K, ldb N, ldc N). */
 CLGEMM_API clgemm_status clgemm_resolve(clgemm_context *ctx, const char *algorithm, size_t M,
                                         size_t N, size_t K, char *out, size_t size);
+/* Why the last clgemm_resolve* call of this thread (or the choice of a GEMM call) chose what
+ * it named: the shape class and its rule, the tuning entry, or the default. */
+CLGEMM_API const char *clgemm_resolve_reason(void);
+/* The shape rules of the tuning database for ctx's device (what auto and the purpose names
+ * run per class of shapes), one line each, into out (may be NULL); returns the length of the
+ * whole text, which is written only when it fits. */
+CLGEMM_API size_t clgemm_shape_rules(clgemm_context *ctx, char *out, size_t size);
 
 /* ---- 16-bit inputs ----------------------------------------------------------------- */
 
@@ -289,17 +296,16 @@ CLGEMM_API const char *clgemm_epilogue_name(clgemm_epilogue epilogue);
  *
  * How it runs: a column-major problem is the row-major (N, M, K) one with A and B swapped
  * (no data moves).  The kernels read row-major, untransposed operands at offsets and leading
- * dimensions that are multiples of their ld_multiple; an operand that is transposed or not so
- * aligned is first copied into a scratch buffer of the library (one pass per operand and
+ * dimensions that are multiples of their ld_multiple (step 10 also reads transposed 16-bit
+ * operands, and writes C at any alignment); any other operand is first copied into a scratch buffer of the library (one pass per operand and
  * problem of the batch; once for a shared operand, stride 0), transposing through local
  * memory.  A C not so aligned is the slow path: it is computed in scratch (after a copy-in
  * when beta != 0) and copied back, two more passes.  Row-major operands with aligned offsets
  * and leading dimensions, op N, run with no pass at all.  A batch is one kernel launch for
  * all its problems (the batch in dimension 2 of the NDRange) when every operand is read in
  * place or packed once (stride 0) and strides are multiples of ld_multiple too; else (an
- * operand packed per problem, a misaligned C, or wgmma_tma, whose tensor maps describe one
- * matrix) a loop of GEMMs on the host, serialised per algorithm and parameters.  Every
- * index must fit 32 bits: off + (batch-1) * stride + one matrix's extent < 2^31 elements. */
+ * operand packed per problem, or a misaligned C) a loop of GEMMs on the host, serialised
+ * per algorithm and parameters.  Every index must fit 32 bits: off + (batch-1) * stride + one matrix's extent < 2^31 elements. */
 typedef struct clgemm_gemm_desc {
     const char *algorithm; /* as clgemm_sgemm's ("name" or "name:KEY=V,..."); NULL: auto for
                               fp32 data, "tensor_core" for 16-bit data */
@@ -344,6 +350,17 @@ CLGEMM_API clgemm_status clgemm_gemm(clgemm_context *ctx, const clgemm_gemm_desc
  * the whole batch in one launch where one can.  Nothing is enqueued. */
 CLGEMM_API clgemm_status clgemm_resolve_gemm(clgemm_context *ctx, const clgemm_gemm_desc *desc,
                                              char *out, size_t size);
+
+/* Which operands clgemm_gemm would copy through the layout pre-pass for this descriptor
+ * (transposed where its kernel cannot read them so, or misaligned for it), as bits of
+ * *operands: 1 A, 2 B, 4 C (the caller's names); 0 when every operand is read in place.
+ * A kernel's own pre-pass (step 10's TF32 rounding) is not a layout copy.  Nothing is
+ * enqueued. */
+#define CLGEMM_PACKS_A 1u
+#define CLGEMM_PACKS_B 2u
+#define CLGEMM_PACKS_C 4u
+CLGEMM_API clgemm_status clgemm_resolve_packing(clgemm_context *ctx, const clgemm_gemm_desc *desc,
+                                                unsigned *operands);
 
 /* The directory of the on-disk kernel cache, or NULL when the cache is off. */
 CLGEMM_API const char *clgemm_cache_dir(void);

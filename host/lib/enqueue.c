@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prepass_tf32.h"
 #include "tensor_map.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
@@ -70,13 +71,40 @@ void prepass_release(gemm_plan *plan)
     plan->set_maps = plan->pack_bt = plan->round_a = NULL;
 }
 
-/* The tensor maps of A (M x K, boxes of BM x BK, swizzled at BK values' bytes) and B (K x N,
- * boxes of BK rows x 128 bytes, swizzled at 128) for cl/10_wgmma_tma.cl, in a new buffer
- * that the queue keeps alive until the kernels have run; their addresses are placeholders
- * that set_maps replaces on the device.  The emulation reads A and B directly and gets
- * zeros. */
+/* The tensor maps of A and B for cl/10_wgmma_tma.cl, as the operands are stored, in a new
+ * buffer that the queue keeps alive until the kernels have run; their addresses are
+ * placeholders that set_maps replaces on the device.  A K-major operand (A as M x K, packed
+ * B^T, a 16-bit B stored N x K) is read in boxes of BM (BN) rows x BK values swizzled at the
+ * row's bytes; an MN-major one (16-bit B as K x N, A stored K x M) in boxes of BK rows x 128
+ * bytes.  A batched build reads 3-D maps, the problem as the third coordinate: a strided
+ * operand's map holds the launch's `count` problems, a shared one's (stride 0) its one
+ * matrix.  The emulation reads A and B directly and gets zeros. */
+static tensor_map_shape k_major(int elem, uint64_t rows, uint64_t cols, int ld, int box_rows,
+                                int bk)
+{
+    return (tensor_map_shape){ elem, rows, cols, (uint64_t)ld, (uint32_t)box_rows,
+                               (uint32_t)bk, elem * bk, 0, 0 };
+}
+
+static tensor_map_shape mn_major(int elem, int K, int cols, int ld, int bk)
+{
+    return (tensor_map_shape){ elem, (uint64_t)K, (uint64_t)cols, (uint64_t)ld, (uint32_t)bk,
+                               (uint32_t)(128 / elem), 128, 0, 0 };
+}
+
+/* A's or B's map as a batched build reads it (see tma_maps). */
+static tensor_map_shape batch_of(tensor_map_shape m, const gemm_plan *plan, int count,
+                                 int stride)
+{
+    if (plan->batched) {
+        m.depth = stride ? (uint64_t)count : 1;
+        m.stride = stride ? (uint64_t)stride : m.rows * m.ld;
+    }
+    return m;
+}
+
 static cl_mem tma_maps(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
-                       gemm_operand A, gemm_operand B, errbuf *e)
+                       gemm_operand A, gemm_operand B, const gemm_batch *batch, errbuf *e)
 {
     tensor_map maps[2];
     memset(maps, 0, sizeof maps);
@@ -85,19 +113,19 @@ static cl_mem tma_maps(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
         const int elem = plan->dtype != 0 ? 2 : 4;
         /* tf32x3 (split): packed A and B^T hold the residuals below the values. */
         const uint64_t halves = plan->split ? 2 : 1;
-        const tensor_map_shape a = { elem, halves * (uint64_t)s.M, (uint64_t)s.K,
-                                     (uint64_t)A.ld, (uint32_t)plan->bm, (uint32_t)plan->bk,
-                                     elem * plan->bk };
-        /* Packed B^T (N x K): boxes of BN rows x BK, swizzled as A's. */
+        const bool packed = plan->variant->prepass == PREPASS_TF32_PACK;
+        const tensor_map_shape a =
+            !packed && plan->build.trans_a ? mn_major(elem, s.K, s.M, A.ld, plan->bk)
+                                           : k_major(elem, halves * (uint64_t)s.M,
+                                                     (uint64_t)s.K, A.ld, plan->bm, plan->bk);
         const tensor_map_shape b =
-            plan->variant->prepass == PREPASS_TF32_PACK
-                ? (tensor_map_shape){ elem, halves * (uint64_t)s.N, (uint64_t)s.K,
-                                      (uint64_t)B.ld, (uint32_t)plan->bn, (uint32_t)plan->bk,
-                                      elem * plan->bk }
-                : (tensor_map_shape){ elem, (uint64_t)s.K, (uint64_t)s.N, (uint64_t)B.ld,
-                                      (uint32_t)plan->bk, (uint32_t)(128 / elem), 128 };
-        if (tensor_map_encode(&maps[0], TENSOR_MAP_PLACEHOLDER_ADDRESS, &a, e) != 0 ||
-            tensor_map_encode(&maps[1], TENSOR_MAP_PLACEHOLDER_ADDRESS, &b, e) != 0)
+            packed || plan->build.trans_b ? k_major(elem, halves * (uint64_t)s.N,
+                                                    (uint64_t)s.K, B.ld, plan->bn, plan->bk)
+                                          : mn_major(elem, s.K, s.N, B.ld, plan->bk);
+        const tensor_map_shape a3 = batch_of(a, plan, batch->count, batch->stride[0]);
+        const tensor_map_shape b3 = batch_of(b, plan, batch->count, batch->stride[1]);
+        if (tensor_map_encode(&maps[0], TENSOR_MAP_PLACEHOLDER_ADDRESS, &a3, e) != 0 ||
+            tensor_map_encode(&maps[1], TENSOR_MAP_PLACEHOLDER_ADDRESS, &b3, e) != 0)
             return NULL;
     }
     cl_context ctx;
@@ -195,89 +223,6 @@ cl_mem gemm_scratch_get(const gemm_plan *plan, cl_command_queue q, int which, si
     return buf;
 }
 
-/* The packed operands of TF32=1 plans: B^T (N x K, rows of K rounded up to 4 values, 16
- * bytes, as the tensor map needs), and with PACKA A (M x K, the same rows).  *A and *B
- * become them; nothing is enqueued yet. */
-/* The TF32 pre-pass reads A and B as they are stored: A is packed when PACKA or SPLIT asks
- * for it, and always when stored transposed (then the pass transposes it). */
-static bool packs_a(const gemm_plan *plan, gemm_operand A) { return plan->pack_a || A.trans; }
-
-static int pack_buffers(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
-                        gemm_operand *A, gemm_operand *B, errbuf *e)
-{
-    const int ldp = (s.K + 3) / 4 * 4;
-    const size_t halves = plan->split ? 2 : 1; /* tf32x3: the residuals below the values */
-    cl_mem bt = gemm_scratch_get(plan, q, SCRATCH_TF32_BT,
-                                 halves * (size_t)s.N * (size_t)ldp * sizeof(float), e);
-    if (!bt)
-        return -1;
-    cl_mem ar = NULL;
-    if (packs_a(plan, *A) &&
-        !(ar = gemm_scratch_get(plan, q, SCRATCH_TF32_A,
-                                halves * (size_t)s.M * (size_t)ldp * sizeof(float), e)))
-        return -1;
-    *B = (gemm_operand){ bt, 0, ldp, false };
-    if (ar)
-        *A = (gemm_operand){ ar, 0, ldp, false };
-    return 0;
-}
-
-/* One pre-pass kernel: both take (rows, cols, source, its offset, its ld, destination, its ld)
- * in the order of their own loops (round_a: M, K; pack_bt: K, N). */
-static int enqueue_pass(cl_command_queue q, cl_kernel k, int d0, int d1, gemm_operand from,
-                        gemm_operand to, const size_t global[2], const size_t local[2],
-                        cl_event *ev, errbuf *e)
-{
-    CL_TRY(e, clSetKernelArg(k, 0, sizeof(int), &d0));
-    CL_TRY(e, clSetKernelArg(k, 1, sizeof(int), &d1));
-    CL_TRY(e, clSetKernelArg(k, 2, sizeof(cl_mem), &from.buf));
-    CL_TRY(e, clSetKernelArg(k, 3, sizeof(int), &from.off));
-    CL_TRY(e, clSetKernelArg(k, 4, sizeof(int), &from.ld));
-    CL_TRY(e, clSetKernelArg(k, 5, sizeof(cl_mem), &to.buf));
-    CL_TRY(e, clSetKernelArg(k, 6, sizeof(int), &to.ld));
-    CL_TRY(e, clEnqueueNDRangeKernel(q, k, 2, NULL, global, local, 0, NULL, ev));
-    return 0;
-fail:
-    return -1;
-}
-
-/* The pre-pass: B^T rounded to tf32 from B into packed B, and with PACKA (or SPLIT) A rounded
- * from A into packed A.  first receives the first kernel's event. */
-/* The two pre-pass kernels as the operands are stored: a rounding copy of a rows x cols
- * matrix (round_a), or a rounding transpose of it (pack_bt).  B of an NN call is transposed
- * (the kernel reads B^T), B of an NT call is B^T already: a copy.  A the other way round. */
-static int pass_copy(const gemm_plan *plan, cl_command_queue q, int rows, int cols,
-                     gemm_operand from, gemm_operand to, cl_event *ev, errbuf *e)
-{
-    const size_t local[2] = { 32, 8 };
-    const size_t global[2] = { ceil_div((size_t)cols, 128) * 32, ceil_div((size_t)rows, 8) * 8 };
-    return enqueue_pass(q, plan->round_a, rows, cols, from, to, global, local, ev, e);
-}
-
-static int pass_transpose(const gemm_plan *plan, cl_command_queue q, int rows, int cols,
-                          gemm_operand from, gemm_operand to, cl_event *ev, errbuf *e)
-{
-    const size_t local[2] = { 16, 16 };
-    const size_t global[2] = { ceil_div((size_t)cols, 64) * 16, ceil_div((size_t)rows, 64) * 16 };
-    return enqueue_pass(q, plan->pack_bt, rows, cols, from, to, global, local, ev, e);
-}
-
-/* The pre-pass into packed A (M x K) and packed B^T (N x K).  first receives the first
- * kernel's event. */
-static int pack_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
-                        gemm_operand A, gemm_operand B, gemm_operand packed_a,
-                        gemm_operand packed_b, cl_event *first, errbuf *e)
-{
-    if (packs_a(plan, A)) {
-        if ((A.trans ? pass_transpose(plan, q, s.K, s.M, A, packed_a, first, e)
-                     : pass_copy(plan, q, s.M, s.K, A, packed_a, first, e)) != 0)
-            return -1;
-        first = NULL;
-    }
-    return B.trans ? pass_copy(plan, q, s.N, s.K, B, packed_b, first, e)
-                   : pass_transpose(plan, q, s.K, s.N, B, packed_b, first, e);
-}
-
 int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,
                  gemm_operand A, gemm_operand B, float beta, gemm_operand C,
                  gemm_operand bias, const gemm_batch *batch, cl_event *first, cl_event *last,
@@ -291,8 +236,7 @@ int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float 
     const gemm_batch one = { 1, { 0, 0, 0 } };
     if (!batch)
         batch = &one;
-    /* Only a batched kernel knows dimension 2 (a pre-pass or tensor maps describe one
-     * problem, so their plans never are). */
+    /* Only a batched kernel knows dimension 2. */
     if (batch->count < 1 || batch->count > GEMM_BATCH_MAX_LAUNCH ||
         (batch->count > 1 && !plan->variant->batched)) {
         err_set(e, "internal: a batch of %d in one launch of %s", batch->count,
@@ -302,7 +246,8 @@ int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float 
     /* K = 0 reads neither operand (C = beta C): nothing to pack. */
     const bool pack = plan->variant->prepass == PREPASS_TF32_PACK && s.K > 0;
     const gemm_operand user_a = A, user_b = B;
-    if (pack && pack_buffers(plan, q, s, &A, &B, e) != 0)
+    gemm_batch kb = *batch; /* as the kernel sees it: the packed operands' strides */
+    if (pack && tf32_prepass_buffers(plan, q, s, &A, &B, batch, &kb, e) != 0)
         goto fail;
     CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &s.M));
     CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &s.N));
@@ -321,18 +266,19 @@ int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float 
     /* A NULL arg_value sets a NULL buffer: the kernel never reads it (cl/epilogue.h). */
     CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), bias.buf ? &bias.buf : NULL));
     CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &bias.off));
-    if (plan->variant->batched)
-        for (int b = 0; b < 3; b++)
-            CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &batch->stride[b]));
+    /* Every kernel takes the strides (a one-problem build ignores them). */
+    for (int b = 0; b < 3; b++)
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &kb.stride[b]));
     if (plan->variant->tma) {
-        maps = tma_maps(plan, q, s, A, B, e);
+        maps = tma_maps(plan, q, s, A, B, &kb, e);
         if (!maps)
             goto fail;
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &maps));
     }
     /* After set_maps (which only needs the packed buffers' addresses), so that the timing
      * bracket holds the pre-pass and not the one-work-item kernel. */
-    if (pack && pack_enqueue(plan, q, s, user_a, user_b, A, B, first ? &pre : NULL, e) != 0)
+    if (pack && tf32_prepass_enqueue(plan, q, s, user_a, user_b, batch, A, B, &kb,
+                                     first ? &pre : NULL, e) != 0)
         goto fail;
     /* An out-of-order queue would start the GEMM before its maps and packed operands. */
     if ((pack || maps) && gemm_queue_fence(q, gemm_queue_unordered(q), e) != 0)

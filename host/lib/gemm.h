@@ -62,6 +62,10 @@ typedef struct gemm_plan {
     bool pack_a, split;
     cl_kernel pack_bt, round_a;
     struct plan_scratch *scratch; /* their buffers, reused on the same in-order queue */
+    /* SPLITK > 1: K in slices, a batched launch over them and a reduction (splitk.c). */
+    int splitk;
+    cl_program reduce_program;
+    cl_kernel reduce;
 } gemm_plan;
 
 /* Builds `algo` (a step, or a purpose name's first candidate that this device runs) for
@@ -79,10 +83,11 @@ plan_status gemm_plan_describe(gemm_plan *plan, const device_info *dev, const al
  * check, for input validation before anything is allocated). */
 int gemm_params_check(const algo_def *algo, const char *overrides, errbuf *e);
 
-/* Whether the plan's kernel reads (or writes) a row-major operand where it lies: the
- * vectorized kernels need leading dimensions and offsets that are multiples of their vector
- * width (variant.ld_multiple).  Others go through the layout pre-pass (layout.h). */
-bool gemm_plan_reads(const gemm_plan *plan, gemm_operand X);
+/* Whether the plan's kernel reads (or writes) row-major operand `which` (0 A, 1 B, 2 C) where
+ * it lies: the vectorized kernels need leading dimensions and offsets that are multiples of
+ * their vector width (variant.ld_multiple; C anywhere with C_ANY).  Others go
+ * through the layout pre-pass (layout.h). */
+bool gemm_plan_reads(const gemm_plan *plan, int which, gemm_operand X);
 
 /* The plan's scratch buffers, one slot per packed operand: step 10's TF32 pre-pass and the
  * layout pre-pass (layout.c).  gemm_scratch_begin starts a call on queue q: the buffers are
@@ -96,6 +101,7 @@ enum {
     SCRATCH_LAYOUT_A,
     SCRATCH_LAYOUT_B,
     SCRATCH_LAYOUT_C,
+    SCRATCH_SPLITK, /* split-K's partial products */
     SCRATCH_SLOTS
 };
 void gemm_scratch_begin(const gemm_plan *plan, cl_command_queue q);
@@ -128,6 +134,18 @@ int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float 
                  gemm_operand A, gemm_operand B, float beta, gemm_operand C,
                  gemm_operand bias, const gemm_batch *batch, cl_event *first, cl_event *last,
                  errbuf *e);
+
+/* Split-K (splitk.c).  splitk_create builds the reduction for a plan with SPLITK > 1 with the
+ * defines of C's type and epilogue (the plan's kernel is built without them); splitk_slices gives the slices K is cut into (1: none) and their
+ * length; splitk_enqueue runs the sliced GEMM and the reduction into C (first: the first
+ * command's event, last: the reduction's; call gemm_scratch_begin first). */
+int splitk_create(gemm_plan *plan, cl_context ctx, const device_info *dev,
+                  const char *build_defines, char **log, errbuf *e);
+void splitk_release(gemm_plan *plan);
+int splitk_slices(const gemm_plan *plan, int K, int *ks);
+int splitk_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,
+                   gemm_operand A, gemm_operand B, float beta, gemm_operand C,
+                   gemm_operand bias, cl_event *first, cl_event *last, errbuf *e);
 
 /* enqueue.c's part of a plan: the pre-pass kernels and scratch (0, or -1 with e set). */
 int prepass_create(gemm_plan *plan, errbuf *e);

@@ -77,8 +77,26 @@ typedef struct problem {
     layout_operand x[3]; /* A, B, C as the row-major kernel sees them */
     size_t stride[3];
     bool pack[3];
+    bool keep[3];         /* packed for alignment only, read transposed: copied, not transposed */
     gemm_operand packed[3];
 } problem;
+
+/* What the layout pre-pass copies for operand k: the stored matrix, transposed on the way
+ * unless the kernel reads it transposed. */
+static layout_operand pack_source(const problem *p, int k)
+{
+    layout_operand x = p->x[k];
+    x.trans = x.trans && !p->keep[k];
+    return x;
+}
+
+/* Whether the plan cuts this problem's K into slices (splitk.c): then each problem of a batch
+ * is its own batch of slices, and C is written by the reduction, in place. */
+static bool splits(const gemm_plan *plan, const problem *p)
+{
+    int ks;
+    return splitk_slices(plan, p->s.K, &ks) > 1;
+}
 
 /* Whether the whole batch fits one launch (of at most GEMM_BATCH_MAX_LAUNCH problems): a
  * kernel that takes it, reading every operand in place or from one packed copy.  Else one
@@ -86,8 +104,8 @@ typedef struct problem {
  * and copied back per problem) keeps the host loop. */
 static bool one_launch(const gemm_plan *plan, const problem *p)
 {
-    return plan->batched && !p->pack[2] && (!p->pack[0] || p->stride[0] == 0) &&
-           (!p->pack[1] || p->stride[1] == 0);
+    return plan->batched && !splits(plan, p) && !p->pack[2] &&
+           (!p->pack[0] || p->stride[0] == 0) && (!p->pack[1] || p->stride[1] == 0);
 }
 
 static int enqueue_batch(layout_pass *lp, const gemm_plan *plan, chain *c, const problem *p,
@@ -110,8 +128,9 @@ static int enqueue_batch(layout_pass *lp, const gemm_plan *plan, chain *c, const
         }
         for (int k = 0; k < 2; k++)
             if (p->pack[k] && (i == 0 || p->stride[k] != 0)) {
+                const layout_operand src = pack_source(p, k);
                 if (chain_fence(c, e) != 0 ||
-                    layout_pack(lp, c->q, &p->x[k], at[k].off, p->packed[k], chain_want(c, &ev),
+                    layout_pack(lp, c->q, &src, at[k].off, p->packed[k], chain_want(c, &ev),
                                 e) != 0)
                     return -1;
                 chain_one(c, ev);
@@ -125,12 +144,16 @@ static int enqueue_batch(layout_pass *lp, const gemm_plan *plan, chain *c, const
             chain_one(c, ev);
         }
         cl_event f = NULL, l = NULL;
+        const gemm_operand a = p->pack[0] ? p->packed[0] : at[0];
+        const gemm_operand b = p->pack[1] ? p->packed[1] : at[1];
+        cl_event *want_f = c->want_first && !c->first ? &f : NULL;
         if (chain_fence(c, e) != 0 ||
-            gemm_enqueue(plan, c->q, p->s, alpha, p->pack[0] ? p->packed[0] : at[0],
-                         p->pack[1] ? p->packed[1] : at[1], beta,
-                         p->pack[2] ? p->packed[2] : at[2], p->bias, &launch,
-                         c->want_first && !c->first ? &f : NULL, c->want_last ? &l : NULL,
-                         e) != 0)
+            (splits(plan, p)
+                 ? splitk_enqueue(plan, c->q, p->s, alpha, a, b, beta, at[2], p->bias, want_f,
+                                  c->want_last ? &l : NULL, e)
+                 : gemm_enqueue(plan, c->q, p->s, alpha, a, b, beta,
+                                p->pack[2] ? p->packed[2] : at[2], p->bias, &launch, want_f,
+                                c->want_last ? &l : NULL, e)) != 0)
             return -1;
         chain_record(c, f, l);
         if (p->pack[2]) {
@@ -154,12 +177,15 @@ static int decide_packing(const char *fn, const gemm_plan *plan, problem *p, siz
          * stride its vector width does not divide moves the later ones off alignment. */
         const gemm_operand later = { NULL, (int)p->stride[k], p->x[k].at.ld, false };
         p->pack[k] = layout_needs_pack(plan, k, &p->x[k]) ||
-                     (batch > 1 && !gemm_plan_reads(plan, later));
+                     (batch > 1 && !gemm_plan_reads(plan, k, later));
+        p->keep[k] = p->pack[k] && p->x[k].trans && layout_reads_transposed(plan, k);
+        if (k == 2 && splits(plan, p))
+            p->pack[k] = false; /* the reduction stores C element by element */
         *any |= p->pack[k];
-        if (p->pack[k] && layout_packed_elems(&p->x[k]) > (long long)MAX_INDEX) {
+        const layout_operand src = pack_source(p, k);
+        if (p->pack[k] && layout_packed_elems(&src) > (long long)MAX_INDEX) {
             *st = gemm_check_bad(fn, "%c: its packed copy for %s needs %lld elements, beyond 32-bit "
-                      "indexing", u[k]->name, plan->step->desc.name,
-                      layout_packed_elems(&p->x[k]));
+                      "indexing", u[k]->name, plan->step->desc.name, layout_packed_elems(&src));
             return -1;
         }
     }
@@ -189,6 +215,50 @@ static clgemm_status check_and_choose(const char *fn, clgemm_context *ctx,
     if (st != CLGEMM_SUCCESS)
         return st;
     return choose_call(fn, ctx, d, *batch, x, p, out, any);
+}
+
+/* A batch under a purpose name: its candidates from the last (the simplest kernel, which runs
+ * batches of small problems fastest: step 8's 128 x 128 tiles and no pre-pass beat step 10
+ * on the H100 at 64 x 512^2 x 64 and 512 x 128^2 x 64) to the first, the first whose batched
+ * build runs the whole batch in one launch (step 10, for instance, reads the transposes that
+ * step 8 would pack per problem).  NULL: none does. */
+static struct ctx_plan *batched_candidate(const char *fn, clgemm_context *ctx,
+                                          const clgemm_gemm_desc *d, const struct ctx_plan *named,
+                                          size_t batch, const gemm_build *want,
+                                          const user_operand *const u[3], problem *p, bool *any)
+{
+    struct ctx_plan *cp = NULL;
+    const char *list = named->algo->candidates;
+    const gemm_build b = { .batched = true, .trans_a = want->trans_a, .trans_b = want->trans_b };
+    const char *names[8];
+    size_t lens[8], n = 0;
+    while (*list && n < 8) {
+        names[n] = list;
+        lens[n] = strcspn(list, " ");
+        list += lens[n++];
+        list += strspn(list, " ");
+    }
+    while (n-- > 0) {
+        char name[256]; /* the candidate, its parameters, then the caller's */
+        const bool has = memchr(names[n], ':', lens[n]) != NULL;
+        snprintf(name, sizeof name, "%.*s%s%s", (int)lens[n], names[n],
+                 *named->overrides ? (has ? "," : ":") : "", named->overrides);
+        if (api_choose(fn, ctx, name, d->ab_type, (size_t)p->s.M, (size_t)p->s.N,
+                       (size_t)p->s.K, &b, &cp) != CLGEMM_SUCCESS)
+            continue;
+        problem q = *p;
+        bool q_any = false;
+        clgemm_status ignored;
+        if (decide_packing(fn, &cp->plan, &q, batch, u, &q_any, &ignored) == 0 &&
+            one_launch(&cp->plan, &q)) {
+            *p = q;
+            *any = q_any;
+            api_ok(); /* a candidate refused on the way is no error of the call */
+            return cp;
+        }
+    }
+    api_ok();
+    return NULL;
 }
 
 static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_desc *d,
@@ -233,9 +303,15 @@ static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clge
     if (decide_packing(fn, &cp->plan, p, batch, u, any, &st) != 0)
         return st;
     /* A batch that one launch can run gets the plan's batched build (its kernels take the
-     * batch in dimension 2; a purpose name's batched build is its best candidate that takes
-     * one); where that build cannot run in one launch, the plain one loops. */
-    if (batch > 1 && (cp->plan.variant->batched || cp->algo->candidates)) {
+     * batch in dimension 2; a purpose name's is the candidate batched_candidate picks);
+     * where no such build runs it in one launch, the plain one loops. */
+    struct ctx_plan *pick = NULL;
+    if (batch > 1 && cp->algo->candidates &&
+        (pick = batched_candidate(fn, ctx, d, cp, batch, &want, u, p, any))) {
+        *out = pick;
+        return CLGEMM_SUCCESS;
+    }
+    if (batch > 1 && cp->plan.variant->batched && !cp->algo->candidates) {
         struct ctx_plan *twin = api_batched_twin(ctx, cp);
         if (!twin)
             return api_fail(fn, CLGEMM_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
@@ -261,7 +337,7 @@ clgemm_status gemm_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_d
         *first = NULL;
     if (last)
         *last = NULL;
-    size_t batch;
+    size_t batch = 1;
     problem p;
     struct ctx_plan *cp = NULL;
     bool any = false;
@@ -286,12 +362,15 @@ clgemm_status gemm_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_d
     int rc = 0;
     pthread_mutex_lock(&cp->enqueue);
     /* Only a call that uses scratch holds on to its queue (for the next call's reuse). */
-    if (any || plan->variant->prepass != PREPASS_NONE)
+    if (any || plan->variant->prepass != PREPASS_NONE || splits(plan, &p))
         gemm_scratch_begin(plan, c.q);
     static const int slots[3] = { SCRATCH_LAYOUT_A, SCRATCH_LAYOUT_B, SCRATCH_LAYOUT_C };
     for (int k = 0; k < 3 && rc == 0; k++)
-        if (p.pack[k])
-            rc = layout_scratch(plan, c.q, slots[k], &p.x[k], &p.packed[k], &e);
+        if (p.pack[k]) {
+            const layout_operand src = pack_source(&p, k);
+            rc = layout_scratch(plan, c.q, slots[k], &src, &p.packed[k], &e);
+            p.packed[k].trans = p.keep[k];
+        }
     if (rc == 0)
         rc = enqueue_batch(&ctx->layout, plan, &c, &p, d->alpha, d->beta, batch, &e);
     pthread_mutex_unlock(&cp->enqueue);
@@ -326,7 +405,7 @@ clgemm_status gemm_call_resolve(const char *fn, clgemm_context *ctx, const clgem
 {
     if (!out || size == 0)
         return gemm_check_bad(fn, "NULL output buffer");
-    size_t batch;
+    size_t batch = 1;
     problem p;
     struct ctx_plan *cp = NULL;
     bool any = false;
@@ -334,4 +413,25 @@ clgemm_status gemm_call_resolve(const char *fn, clgemm_context *ctx, const clgem
     if (st != CLGEMM_SUCCESS)
         return st;
     return api_describe(fn, cp, out, size);
+}
+
+clgemm_status clgemm_resolve_packing(clgemm_context *ctx, const clgemm_gemm_desc *desc,
+                                     unsigned *operands)
+{
+    if (!operands)
+        return gemm_check_bad(__func__, "NULL operands");
+    *operands = 0;
+    size_t batch = 1;
+    problem p;
+    struct ctx_plan *cp = NULL;
+    bool any = false;
+    clgemm_status st = check_and_choose(__func__, ctx, desc, &batch, &p, &cp, &any);
+    if (st != CLGEMM_SUCCESS)
+        return st;
+    /* The row-major problem's A and B are the caller's B and A in a column-major call. */
+    const bool col = desc->layout == CLGEMM_COL_MAJOR;
+    *operands = (p.pack[0] ? (col ? CLGEMM_PACKS_B : CLGEMM_PACKS_A) : 0u) |
+                (p.pack[1] ? (col ? CLGEMM_PACKS_A : CLGEMM_PACKS_B) : 0u) |
+                (p.pack[2] ? CLGEMM_PACKS_C : 0u);
+    return api_ok();
 }

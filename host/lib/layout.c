@@ -70,11 +70,14 @@ plan_status layout_build(layout_pass *lp, cl_context ctx, const device_info *dev
     return lp->status;
 }
 
+bool layout_reads_transposed(const gemm_plan *plan, int which)
+{
+    return which == 0 ? plan->build.trans_a : which == 1 ? plan->build.trans_b : false;
+}
+
 bool layout_needs_pack(const gemm_plan *plan, int which, const layout_operand *X)
 {
-    const bool reads_transposed = which == 0 ? plan->build.trans_a
-                                  : which == 1 ? plan->build.trans_b : false;
-    return (X->trans && !reads_transposed) || !gemm_plan_reads(plan, X->at);
+    return (X->trans && !layout_reads_transposed(plan, which)) || !gemm_plan_reads(plan, which, X->at);
 }
 
 long long layout_packed_elems(const layout_operand *X)

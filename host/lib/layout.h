@@ -45,8 +45,12 @@ typedef struct layout_operand {
  * of floats, 16 of 16-bit values: every kernel's vector width divides it). */
 static inline long long layout_padded(long long n) { return (n + 7) / 8 * 8; }
 
-/* Whether the plan's kernel needs X (operand `which`: 0 A, 1 B, 2 C) packed: transposed where
- * it was not built to read it so (gemm_build), or misaligned for it. */
+/* Whether the plan's kernel was built to read operand `which` (0 A, 1 B, 2 C) transposed where
+ * it lies (gemm_build).  Such an operand, packed only for its alignment, is copied as it is
+ * stored and stays transposed (a layout_operand with trans cleared describes that copy). */
+bool layout_reads_transposed(const gemm_plan *plan, int which);
+/* Whether the plan's kernel needs X packed: transposed where it was not built to read it so,
+ * or misaligned for it. */
 bool layout_needs_pack(const gemm_plan *plan, int which, const layout_operand *X);
 /* Elements of X's packed copy (what the GEMM reads: X, or X^T, with padded rows). */
 long long layout_packed_elems(const layout_operand *X);

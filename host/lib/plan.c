@@ -56,6 +56,10 @@ int gemm_params_check(const algo_def *algo, const char *overrides, errbuf *e)
             err_set(e, "parameter %s=%ld out of range 0..65536", p.kv[i].key, p.kv[i].value);
             return -1;
         }
+        if (strcmp(p.kv[i].key, "SPLITK") == 0 && p.kv[i].value < 1) {
+            err_set(e, "SPLITK=0: the number of K slices must be at least 1");
+            return -1;
+        }
     }
     return 0;
 }
@@ -77,6 +81,22 @@ static int launch_shape(gemm_plan *plan, const device_info *dev, errbuf *e)
         plan->local[0] = (size_t)(v->launch == LAUNCH_TILE ? plan->bn / tn : plan->bm / tm);
         plan->local[1] = (size_t)(v->launch == LAUNCH_TILE ? plan->bm / tm : plan->bn / tn);
         break;
+    case LAUNCH_GROUPS: {
+        /* Step 11: WG work-items, KT of them on each column's K; a work-item owns RN columns
+         * (B transposed) or one vector of 16 bytes (cl/11_skinny.cl). */
+        const int wg = (int)params_get(&plan->params, "WG", 0);
+        const int kt = (int)params_get(&plan->params, "KT", 0);
+        const int own = plan->build.trans_b ? (int)params_get(&plan->params, "RN", 0)
+                                            : (plan->dtype == CLGEMM_F32 ? 4 : 8);
+        if (wg < 1 || kt < 1 || own < 1 || wg % kt) {
+            err_set(e, "invalid shape: KT=%d must divide WG=%d (and RN be at least 1)", kt, wg);
+            return -1;
+        }
+        plan->bn = wg / kt * own;
+        plan->local[0] = (size_t)wg;
+        plan->local[1] = 1;
+        break;
+    }
     case LAUNCH_WARPGROUPS:
     case LAUNCH_WARPGROUPS_PRODUCER:
         if (plan->bm % 64) {
@@ -142,6 +162,14 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
                     plan->params.kv[i].value);
             return PLAN_INVALID;
         }
+    /* SPLITK is the host's (splitk.c): a split plan launches its slices as a batch. */
+    plan->splitk = (int)params_get(&plan->params, "SPLITK", 1);
+    if (plan->splitk < 1) {
+        err_set(e, "SPLITK=%d: the number of K slices must be at least 1", plan->splitk);
+        return PLAN_INVALID;
+    }
+    if (plan->splitk > 1)
+        plan->batched = plan->build.batched = true;
     plan->bm = (int)params_get(&plan->params, "BM", 1);
     plan->bn = (int)params_get(&plan->params, "BN", 1);
     plan->bk = (int)params_get(&plan->params, "BK", 1);
@@ -162,8 +190,23 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
     if (!source)
         return PLAN_ERROR;
     char defines[400], build_defines[160], options[1024];
-    params_to_defines(&plan->params, defines, sizeof defines);
-    build_to_defines(&plan->build, build_defines, sizeof build_defines);
+    params kernel_params = plan->params; /* less SPLITK, which no kernel reads */
+    kernel_params.count = 0;
+    for (int i = 0; i < plan->params.count; i++)
+        if (strcmp(plan->params.kv[i].key, "SPLITK") != 0)
+            kernel_params.kv[kernel_params.count++] = plan->params.kv[i];
+    params_to_defines(&kernel_params, defines, sizeof defines);
+    /* A split plan's kernel writes plain float partial sums; C's type and the epilogue are
+     * the reduction's (splitk.c), which alone stores C. */
+    gemm_build kernel_build = plan->build, reduce_build = { .batched = false };
+    if (plan->splitk > 1) {
+        reduce_build.c_type = kernel_build.c_type;
+        reduce_build.epilogue = kernel_build.epilogue;
+        reduce_build.bias_rows = kernel_build.bias_rows;
+        kernel_build.c_type = kernel_build.epilogue = 0;
+        kernel_build.bias_rows = false;
+    }
+    build_to_defines(&kernel_build, build_defines, sizeof build_defines);
     const char *extra = getenv("CLGEMM_BUILD_OPTIONS"); /* e.g. -cl-nv-verbose */
     /* Kernels that size their local memory by the device (step 10) read what it really
      * allows from CLGEMM_LOCAL_BYTES. */
@@ -191,6 +234,11 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
     if (prepass_create(plan, e) != 0) {
         gemm_plan_release(plan);
         return PLAN_ERROR;
+    }
+    build_to_defines(&reduce_build, build_defines, sizeof build_defines);
+    if (splitk_create(plan, ctx, dev, build_defines, log, e) != 0) {
+        gemm_plan_release(plan);
+        return PLAN_BUILD_FAILED;
     }
     /* Local memory is known once the kernel is compiled.  CL_KERNEL_WORK_GROUP_SIZE is not
      * used as a gate: NVIDIA's driver reports 256 for kernels that declare
@@ -238,8 +286,7 @@ static plan_status create_purpose(gemm_plan *plan, cl_context ctx, const device_
             c += strspn(c, " ");
             errbuf no = { "" };
             const variant *v = step ? variant_choose(dev, step, dtype, &no) : NULL;
-            /* A batched build goes to the best candidate that takes a batch in one launch
-             * (step 10's tensor maps describe one matrix: a batch of them would loop). */
+            /* A batched build goes to the best candidate that takes a batch in one launch. */
             if (v && want->batched && !v->batched) {
                 err_set(&no, "takes no batch in one launch");
                 v = NULL;
@@ -304,6 +351,7 @@ plan_status gemm_plan_describe(gemm_plan *plan, const device_info *dev, const al
 void gemm_plan_release(gemm_plan *plan)
 {
     prepass_release(plan);
+    splitk_release(plan);
     if (plan->kernel)
         clReleaseKernel(plan->kernel);
     if (plan->program)
@@ -312,8 +360,9 @@ void gemm_plan_release(gemm_plan *plan)
     plan->program = NULL;
 }
 
-bool gemm_plan_reads(const gemm_plan *plan, gemm_operand X)
+bool gemm_plan_reads(const gemm_plan *plan, int which, gemm_operand X)
 {
-    const int m = plan->variant ? plan->variant->ld_multiple : 1;
+    const variant *v = plan->variant;
+    const int m = !v || (which == 2 && (v->trans & C_ANY)) ? 1 : v->ld_multiple;
     return X.ld % m == 0 && X.off % m == 0;
 }

@@ -6,35 +6,39 @@
 #include "hardware.h"
 #include "program.h"
 
+#define SKINNY "WG=256 KT=32 RN=2 BM=1 UNROLL=4" /* step 11's defaults (M = 1) */
+
 /* ---- the public names ---------------------------------------------------------------
  * { name, summary, defaults, ld_multiple, precision, step }, candidates.
  * The defaults and precision shown are those of fp32 data on the step's first variant. */
 static const algo_def algorithms[] = {
     { { "naive", "one work-item per C element, neighbours walk rows (uncoalesced)",
-        "BM=16 BN=16", 1, "fp32", 1 }, NULL, 0 },
+        "BM=16 BN=16", 1, "fp32", 1 }, NULL, 0, false },
     { { "coalescing", "neighbouring work-items walk columns: coalesced B and C",
-        "BM=8 BN=32", 1, "fp32", 2 }, NULL, 0 },
+        "BM=8 BN=32", 1, "fp32", 2 }, NULL, 0, false },
     { { "tiled", "A and B tiles staged in local memory and reused BK times",
-        "BM=32 BN=32 BK=32 TM=1 TN=1", 1, "fp32", 3 }, NULL, 0 },
+        "BM=32 BN=32 BK=32 TM=1 TN=1", 1, "fp32", 3 }, NULL, 0, false },
     { { "tiled_register", "1-D register tile: TM results per work-item",
-        "BM=64 BN=64 BK=8 TM=8 TN=1", 1, "fp32", 4 }, NULL, 0 },
+        "BM=64 BN=64 BK=8 TM=8 TN=1", 1, "fp32", 4 }, NULL, 0, false },
     { { "block_tiled", "2-D TMxTN register tile built from outer products",
-        "BM=128 BN=128 BK=8 TM=8 TN=8", 1, "fp32", 5 }, NULL, 0 },
+        "BM=128 BN=128 BK=8 TM=8 TN=8", 1, "fp32", 5 }, NULL, 0, false },
     { { "block_tiled_vectorized", "float4 loads and stores, A transposed in local memory",
-        "BM=128 BN=128 BK=16 TM=8 TN=8 VEC=4", 4, "fp32", 6 }, NULL, 0 },
+        "BM=128 BN=128 BK=16 TM=8 TN=8 VEC=4", 4, "fp32", 6 }, NULL, 0, false },
     { { "warp_tiled", "warp tile between work-group and thread tiles, double-buffered local memory",
-        "BM=128 BN=128 BK=8 TM=8 TN=8 WM=128 WN=16 VEC=4 CLAMP=0", 4, "fp32", 7 }, NULL, 0 },
+        "BM=128 BN=128 BK=8 TM=8 TN=8 WM=128 WN=16 VEC=4 CLAMP=0", 4, "fp32", 7 }, NULL, 0, false },
     { { "mma", "warp-wide matrix instructions: mma.sync on NVIDIA, DPAS on Intel, MFMA/WMMA on AMD",
-        "BM=128 BN=128 BK=16 WM=64 WN=32 TM=16 TN=4", 4, "tf32", 8 }, NULL, 0 },
+        "BM=128 BN=128 BK=16 WM=64 WN=32 TM=16 TN=4", 4, "tf32", 8 }, NULL, 0, false },
     { { "wgmma", "Hopper warpgroup MMA on operands in local memory, fed by cp.async (16-bit data)",
-        "BM=128 BN=128 BK=32 WGN=128 STAGES=2 WAIT=0 SWZ=64", 8, "f16", 9 }, NULL, 0 },
+        "BM=128 BN=128 BK=32 WGN=128 STAGES=2 WAIT=0 SWZ=64", 8, "f16", 9 }, NULL, 0, false },
     { { "wgmma_tma", "Hopper: TMA copies and an mbarrier ring feed wgmma, one producer warp",
-        "BM=128 BN=256 BK=32 WGN=256 STAGES=4 GM=16 PACKA=1", 4, "tf32", 10 }, NULL, 0 },
+        "BM=128 BN=256 BK=32 WGN=256 STAGES=4 GM=16 PACKA=1", 1, "tf32", 10 }, NULL, 0, false },
+    { { "skinny", "small M: B streamed once with 16-byte loads, K spread over work-items",
+        SKINNY, 4, "fp32", 11 }, NULL, 0, true },
     { { "tensor_core", "the fastest matrix-unit path for the data's precision on this device",
-        "", 4, "tf32", 0 }, "wgmma_tma mma", DT_F32 | DT_16BIT },
+        "", 4, "tf32", 0 }, "wgmma_tma mma", DT_F32 | DT_16BIT, false },
     { { "tensor_core_tf32x3", "fp32 accuracy on matrix units: hi/lo TF32 halves, three products",
         "", 4, "tf32x3", 0 },
-      "wgmma_tma:BN=128,WGN=128,STAGES=3,SPLIT=1,PROMOTE=2 mma:SPLIT=1", DT_F32 },
+      "wgmma_tma:BN=128,WGN=128,STAGES=3,SPLIT=1,PROMOTE=2 mma:SPLIT=1", DT_F32, false },
 };
 
 /* ---- the ways to run each step, best first ------------------------------------------ */
@@ -103,21 +107,32 @@ static const variant variants[] = {
     { "wgmma", DT_16BIT, NEED_EMULATION, "emulated wgmma", "09_wgmma.cl", "gemm_wgmma",
       EMU_WGMMA, NULL, WGMMA_16, "", LAUNCH_WARPGROUPS, PREPASS_NONE, false, true, 8, 0 },
 
-    /* Step 10: fp32 data as TF32 through the packing pre-pass (it reads A and B as stored,
-     * transposed or not); SPLIT=1 is tf32x3.  Not
-     * batched: its tensor maps describe one matrix each, so a batch is a launch per problem. */
+    /* Step 10: 16-bit operands read where they lie, transposed or not (TMA boxes and wgmma
+     * transpose immediates; TMA needs their rows on 16 bytes); fp32 data as TF32 through the
+     * packing pre-pass, which reads A and B as stored, transposed or not, at any offset and
+     * leading dimension; SPLIT=1 is tf32x3.  C anywhere: the stores check its alignment.  A
+     * batch is one launch (3-D tensor maps; the TF32 pre-pass packs every problem in one). */
     { "wgmma_tma", DT_16BIT, NEED_NV_SM90_TMA, "nvidia wgmma+tma (sm_90a)", "10_wgmma_tma.cl",
       "gemm_wgmma_tma", SM90A, NULL, TMA_16, "", LAUNCH_WARPGROUPS_PRODUCER, PREPASS_NONE, true,
-      false, 8, 0 },
+      true, 8, TRANS_A | TRANS_B | C_ANY },
     { "wgmma_tma", DT_F32, NEED_NV_SM90_TMA, "nvidia wgmma+tma (sm_90a)", "10_wgmma_tma.cl",
       "gemm_wgmma_tma", SM90A, "tf32", TMA_F32, "SPLIT PROMOTE INFLIGHT",
-      LAUNCH_WARPGROUPS_PRODUCER, PREPASS_TF32_PACK, true, false, 4, TRANS_A | TRANS_B },
+      LAUNCH_WARPGROUPS_PRODUCER, PREPASS_TF32_PACK, true, true, 1,
+      TRANS_A | TRANS_B | C_ANY },
     { "wgmma_tma", DT_16BIT, NEED_EMULATION, "emulated wgmma+tma", "10_wgmma_tma.cl",
       "gemm_wgmma_tma", EMU_WGMMA, NULL, TMA_16, "", LAUNCH_WARPGROUPS_PRODUCER, PREPASS_NONE,
-      true, false, 8, 0 },
+      true, true, 8, TRANS_A | TRANS_B | C_ANY },
     { "wgmma_tma", DT_F32, NEED_EMULATION, "emulated wgmma+tma", "10_wgmma_tma.cl",
       "gemm_wgmma_tma", EMU_WGMMA, "tf32", TMA_F32, "SPLIT PROMOTE INFLIGHT",
-      LAUNCH_WARPGROUPS_PRODUCER, PREPASS_TF32_PACK, true, false, 4, TRANS_A | TRANS_B },
+      LAUNCH_WARPGROUPS_PRODUCER, PREPASS_TF32_PACK, true, true, 1,
+      TRANS_A | TRANS_B | C_ANY },
+
+    /* Step 11: any device; fp32 arithmetic on every element type.  B is read as stored, K x N
+     * or N x K (X W^T); a transposed A (small) is packed; C is stored element by element. */
+    { "skinny", DT_F32, NEED_NONE, "opencl", "11_skinny.cl", "gemm_skinny", CL12, "fp32",
+      SKINNY, "", LAUNCH_GROUPS, PREPASS_NONE, false, true, 4, TRANS_B | C_ANY },
+    { "skinny", DT_16BIT, NEED_NONE, "opencl", "11_skinny.cl", "gemm_skinny", CL12, NULL,
+      SKINNY, "", LAUNCH_GROUPS, PREPASS_NONE, false, true, 8, TRANS_B | C_ANY },
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -195,17 +210,21 @@ static bool in_list(const char *list, const char *key)
     return false;
 }
 
+/* Every kernel that takes a batch in one launch can be split along K (host/lib/splitk.c). */
+#define SPLITK_KEY "SPLITK"
+
 bool variant_has_key(const variant *v, const char *key)
 {
-    return in_list(v->defaults, key) || in_list(v->extra_keys, key);
+    return in_list(v->defaults, key) || in_list(v->extra_keys, key) ||
+           (v->batched && strcmp(key, SPLITK_KEY) == 0);
 }
 
 void variant_keys(const variant *v, char *out, size_t size)
 {
     size_t used = 0;
     out[0] = '\0';
-    const char *lists[2] = { v->defaults, v->extra_keys };
-    for (int l = 0; l < 2; l++)
+    const char *lists[3] = { v->defaults, v->extra_keys, v->batched ? SPLITK_KEY : NULL };
+    for (int l = 0; l < 3; l++)
         for (const char *p = lists[l]; p && *p && used + 1 < size;) {
             p += strspn(p, " ,");
             size_t len = strcspn(p, " ,=");

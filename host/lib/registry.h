@@ -41,6 +41,8 @@ typedef enum launch_kind {
     LAUNCH_TILE_ROWS, /* (BM/TM, BN/TN), dimension 0 along M (naive: uncoalesced on purpose) */
     LAUNCH_WARPGROUPS, /* 1-D, 128 work-items per 64 rows of BM */
     LAUNCH_WARPGROUPS_PRODUCER, /* the same plus one producer warp of 32 */
+    LAUNCH_GROUPS,    /* (WG, 1) work-items per BN columns x BM rows; BN from WG, KT, RN and
+                         the vector width (step 11, plan.c) */
 } launch_kind;
 
 /* Work enqueued before the kernel, timed with it. */
@@ -63,17 +65,20 @@ typedef struct variant {
     launch_kind launch;
     prepass_kind prepass;
     bool tma;              /* takes TMA tensor maps as its last argument */
-    bool batched;          /* takes strideA, strideB, strideC after ldc and runs a strided
-                              batch in one launch, dimension 2 of the NDRange naming the
-                              problem; else one launch per problem, without them */
+    bool batched;          /* runs a strided batch in one launch (built with GEMM_BATCHED),
+                              dimension 2 of the NDRange naming the problem; else one launch
+                              per problem.  Every kernel takes strideA, strideB, strideC after
+                              ldc (a one-problem build ignores them) */
     int ld_multiple;       /* offsets and leading dimensions of A, B and C the kernel reads in
                               place; others go through the layout pre-pass (layout.h) */
     unsigned trans;        /* TRANS_A / TRANS_B: the transposed operands it reads where they
-                              lie (built with GEMM_TRANS_A/B, gemm.h); others are packed */
+                              lie (built with GEMM_TRANS_A/B, gemm.h); others are packed.
+                              C_ANY: C in place at any offset and ldc, not ld_multiple's */
 } variant;
 
 #define TRANS_A 1u
 #define TRANS_B 2u
+#define C_ANY 4u /* its stores check C's alignment themselves (step 10) */
 
 typedef struct algo_def {
     clgemm_algorithm_desc desc; /* the public description (desc.step: 1..10, 0 purpose) */
@@ -81,6 +86,8 @@ typedef struct algo_def {
      * that step's defaults); with emulation only, the last one is emulated. */
     const char *candidates;
     unsigned dtypes; /* purpose names: the element types they take (DT_*) */
+    bool by_shape;   /* written for one class of shapes (skinny): auto and the purpose names
+                        run it only where the shape rule says so (shape_rule.h) */
 } algo_def;
 
 const algo_def *algos_all(size_t *count);

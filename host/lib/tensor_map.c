@@ -106,6 +106,11 @@ int tensor_map_check_shape(const tensor_map_shape *s, errbuf *e)
     else if (s->swizzle_bytes != 0 && s->swizzle_bytes != 32 && s->swizzle_bytes != 64 &&
              s->swizzle_bytes != 128)
         err_set(e, "TMA: swizzle of %d bytes (0, 32, 64 or 128)", s->swizzle_bytes);
+    else if (s->depth > 0 && (s->depth > (1ull << 32) || (s->stride * s->elem_bytes) % 16 != 0 ||
+                              s->stride * s->elem_bytes >= (1ull << 40)))
+        err_set(e, "TMA: a batch of %llu matrices %llu elements apart (strides a multiple of 16 "
+                "bytes below 2^40 are needed)", (unsigned long long)s->depth,
+                (unsigned long long)s->stride);
     else if (s->swizzle_bytes != 0 && box_bytes > (uint64_t)s->swizzle_bytes)
         err_set(e, "TMA: box rows of %llu bytes wider than the %d-byte swizzle",
                 (unsigned long long)box_bytes, s->swizzle_bytes);
@@ -122,17 +127,19 @@ int tensor_map_encode(tensor_map *out, uint64_t address, const tensor_map_shape 
         err_set(e, "TMA: tensor address not 16-byte aligned");
         return -1;
     }
-    /* Dimension 0 is the contiguous one: columns, then rows. */
-    const uint64_t dims[2] = { s->cols, s->rows };
-    const uint64_t strides[1] = { s->ld * (uint64_t)s->elem_bytes };
-    const uint32_t box[2] = { s->box_cols, s->box_rows };
-    const uint32_t elem_strides[2] = { 1, 1 };
+    /* Dimension 0 is the contiguous one: columns, then rows, then a batch's problems. */
+    const uint64_t dims[3] = { s->cols, s->rows, s->depth };
+    const uint64_t strides[2] = { s->ld * (uint64_t)s->elem_bytes,
+                                  s->stride * (uint64_t)s->elem_bytes };
+    const uint32_t box[3] = { s->box_cols, s->box_rows, 1 };
+    const uint32_t elem_strides[3] = { 1, 1, 1 };
+    const uint32_t rank = s->depth > 0 ? 3 : 2;
     const int swizzle = s->swizzle_bytes == 0 ? 0 : s->swizzle_bytes == 32 ? 1
                       : s->swizzle_bytes == 64 ? 2 : 3;
     cu_result r = cuda.set_current(cuda.context); /* per thread: make sure of it here */
     if (r == 0)
         r = cuda.encode(out->words, s->elem_bytes == 2 ? CU_MAP_UINT16 : CU_MAP_UINT32,
-                              2, (void *)(uintptr_t)address, dims, strides, box, elem_strides,
+                              rank, (void *)(uintptr_t)address, dims, strides, box, elem_strides,
                               CU_MAP_INTERLEAVE_NONE, swizzle, CU_MAP_L2_PROMOTION_256B,
                               CU_MAP_OOB_FILL_ZERO);
     if (r != 0) {

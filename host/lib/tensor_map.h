@@ -25,12 +25,15 @@ typedef struct tensor_map {
 
 /* A row-major matrix of rows x cols elements of elem_bytes (2 or 4), ld elements between
  * rows, read as boxes of box_rows x box_cols, swizzled for wgmma (swizzle_bytes 0, 32, 64 or
- * 128; a box row may not be wider than the swizzle span). */
+ * 128; a box row may not be wider than the swizzle span).  depth > 0: a strided batch of
+ * `depth` such matrices, `stride` elements apart, as a 3-D map (the problem is the third
+ * coordinate, boxes one matrix deep); 0: one matrix, a 2-D map. */
 typedef struct tensor_map_shape {
     int elem_bytes;
     uint64_t rows, cols, ld;
     uint32_t box_rows, box_cols;
     int swizzle_bytes;
+    uint64_t depth, stride;
 } tensor_map_shape;
 
 /* The placeholder address the host encodes; the device replaces it. */

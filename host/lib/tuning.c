@@ -119,6 +119,7 @@ int tuning_parse(tuning_db *db, const char *text, size_t len, int source)
             }
         }
     }
+    shape_rules_parse(&db->rules, doc, source);
     json_object_put(doc);
     return taken;
 }
@@ -128,6 +129,7 @@ void tuning_free(tuning_db *db)
     free(db->items);
     db->items = NULL;
     db->count = 0;
+    shape_rules_free(&db->rules);
 }
 
 static tuning_db global;

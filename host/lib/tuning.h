@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "shape_rule.h"
+
 typedef struct tuning_entry {
     char device[128], driver[64], algorithm[64], params[160];
     long M, N, K;
@@ -23,9 +25,10 @@ typedef struct tuning_entry {
 typedef struct tuning_db {
     tuning_entry *items;
     size_t count;
+    shape_rules rules; /* the documents' "rules" (shape_rule.h) */
 } tuning_db;
 
-/* Pure: appends the entries of one JSON text.  An entry that lacks a field or holds a malformed
+/* Pure: appends the entries (and shape rules) of one JSON text.  An entry that lacks a field or holds a malformed
  * one is skipped, never fatal; returns the number of entries taken, or -1 when the text is not a
  * tuning file (not one JSON object, or without "format": "clgemm-tuning-1"), taking none. */
 int tuning_parse(tuning_db *db, const char *text, size_t len, int source);

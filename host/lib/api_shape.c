@@ -1,0 +1,101 @@
+/* The shape-aware half of the choice (api_choose in api_gemm.c): the shape rule of the tuning
+ * database (shape_rule.h) for auto and the purpose names, with its split count, and the
+ * reason clgemm_resolve_reason() gives for the last choice made on this thread. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "api_internal.h"
+#include "registry.h"
+#include "tuning.h"
+
+static _Thread_local char reason[512];
+
+const char *clgemm_resolve_reason(void) { return reason; }
+
+void api_reason(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+}
+
+bool api_choose_by_shape(clgemm_context *ctx, const char *algorithm, clgemm_dtype dtype,
+                         size_t M, size_t N, size_t K, const gemm_build *build,
+                         struct ctx_plan **out)
+{
+    const char *purpose = algorithm ? algorithm : "auto";
+    const algo_def *named = algorithm ? algo_find(algorithm) : NULL;
+    if (algorithm && (!named || !named->candidates))
+        return false; /* a step by name runs as named */
+    const bool trans_b = build && build->trans_b;
+    const shape_rule *r = shape_rule_lookup(&tuning_get()->rules, ctx->dev->name,
+                                            ctx->dev->driver, purpose, (int)dtype, trans_b,
+                                            (long)M);
+    if (!r)
+        return false;
+    const algo_def *algo = algo_find(r->algorithm);
+    errbuf e = { "" };
+    /* auto never changes the arithmetic: its rules may name fp32 steps only. */
+    if (!algo || !algo_takes(algo, dtype) || gemm_params_check(algo, r->params, &e) != 0 ||
+        (!algorithm && strcmp(algo->desc.precision, "fp32") != 0))
+        return false;
+    struct ctx_plan *p = api_plan(ctx, algo, dtype, r->params, build);
+    if (!p || p->status != PLAN_OK)
+        return false;
+    const gemm_plan *g = &p->plan;
+    const long tiles = (long)((M + (size_t)g->bm - 1) / (size_t)g->bm) *
+                       (long)((N + (size_t)g->bn - 1) / (size_t)g->bn);
+    const int split = g->variant->batched
+                          ? shape_rule_split(r, ctx->dev->compute_units, tiles, (long)K)
+                          : 1;
+    char why_split[160] = "";
+    if (split > 1) {
+        char overrides[192];
+        snprintf(overrides, sizeof overrides, "%s%sSPLITK=%d", r->params, *r->params ? "," : "",
+                 split);
+        struct ctx_plan *q = api_plan(ctx, algo, dtype, overrides, build);
+        if (q && q->status == PLAN_OK) {
+            p = q;
+            snprintf(why_split, sizeof why_split, "; %ld blocks of %dx%d for %u compute units: "
+                     "K in %d slices", tiles, g->bm, g->bn, ctx->dev->compute_units, split);
+        }
+    }
+    api_reason("shape class M <= %ld, %s, %s data, for %s (rule of %s%s%s)%s", r->m_max,
+               r->trans < 0 ? "any B" : r->trans ? "B stored N x K" : "B stored K x N",
+               clgemm_dtype_name(dtype), purpose, r->device, *r->measured ? ", measured at " : "",
+               r->measured, why_split);
+    *out = p;
+    return true;
+}
+
+size_t clgemm_shape_rules(clgemm_context *ctx, char *out, size_t size)
+{
+    size_t used = 0;
+    if (out && size)
+        out[0] = '\0';
+    if (!ctx)
+        return 0;
+    const shape_rules *rules = &tuning_get()->rules;
+    for (size_t i = 0; i < rules->count; i++) {
+        const shape_rule *r = &rules->items[i];
+        if (strcmp(r->device, ctx->dev->name) != 0 && strcmp(r->device, "*") != 0)
+            continue;
+        char split[64] = "", measured[96] = "", line[512];
+        if (r->split_per_cu > 0)
+            snprintf(split, sizeof split, ", K split below %.2f blocks per CU", r->split_per_cu);
+        if (*r->measured)
+            snprintf(measured, sizeof measured, " (measured at %s)", r->measured);
+        const int n = snprintf(line, sizeof line, "%-18s %-4s %-3s M <= %-5ld -> %s%s%s%s%s\n",
+                               r->purpose, clgemm_dtype_name((clgemm_dtype)r->dtype),
+                               r->trans < 0 ? "any" : r->trans ? "NT" : "NN", r->m_max,
+                               r->algorithm, *r->params ? ":" : "", r->params, split, measured);
+        if (n <= 0)
+            continue;
+        if (out && used + (size_t)n < size)
+            memcpy(out + used, line, (size_t)n + 1);
+        used += (size_t)n;
+    }
+    return used;
+}

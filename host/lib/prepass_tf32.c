@@ -1,0 +1,113 @@
+/* Step 10's TF32 pre-pass (prepass_tf32.h).  Two kernels, chosen by how the operand is
+ * stored: a rounding copy of a rows x cols matrix (wgmma_tma_round_a), or a rounding
+ * transpose of it (wgmma_tma_pack_bt).  The kernel reads A (M x K) and B^T (N x K), both
+ * K-major: B of an NN call is transposed, B of an NT call is B^T already and only copied; A
+ * the other way round.  A batch is one launch of each, the problem in dimension 2. */
+#include "prepass_tf32.h"
+
+static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
+
+/* A is packed when PACKA or SPLIT asks for it, and always when stored transposed (the pass
+ * transposes it) or when the tensor map could not read it in place (its rows, or its
+ * problems, not on 16 bytes). */
+static bool packs_a(const gemm_plan *plan, gemm_operand A, const gemm_batch *batch)
+{
+    return plan->pack_a || A.trans || ((A.off | A.ld) & 3) ||
+           (batch->count > 1 && (batch->stride[0] & 3));
+}
+
+/* Rows of K rounded up to 4 values (16 bytes, as the tensor maps need); tf32x3 (split) keeps
+ * the residuals below the values. */
+static int packed_ld(gemm_shape s) { return (s.K + 3) / 4 * 4; }
+
+int tf32_prepass_buffers(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
+                         gemm_operand *A, gemm_operand *B, const gemm_batch *batch,
+                         gemm_batch *kernel_batch, errbuf *e)
+{
+    const int ldp = packed_ld(s);
+    const size_t halves = plan->split ? 2 : 1;
+    const size_t plane_a = halves * (size_t)s.M * (size_t)ldp;
+    const size_t plane_b = halves * (size_t)s.N * (size_t)ldp;
+    const size_t planes_a = batch->stride[0] ? (size_t)batch->count : 1;
+    const size_t planes_b = batch->stride[1] ? (size_t)batch->count : 1;
+    *kernel_batch = *batch;
+    cl_mem bt = gemm_scratch_get(plan, q, SCRATCH_TF32_BT, planes_b * plane_b * sizeof(float), e);
+    if (!bt)
+        return -1;
+    kernel_batch->stride[1] = batch->stride[1] ? (int)plane_b : 0;
+    cl_mem ar = NULL;
+    if (packs_a(plan, *A, batch)) {
+        ar = gemm_scratch_get(plan, q, SCRATCH_TF32_A, planes_a * plane_a * sizeof(float), e);
+        if (!ar)
+            return -1;
+        kernel_batch->stride[0] = batch->stride[0] ? (int)plane_a : 0;
+    }
+    *B = (gemm_operand){ bt, 0, ldp, false };
+    if (ar)
+        *A = (gemm_operand){ ar, 0, ldp, false };
+    return 0;
+}
+
+/* One pre-pass kernel: (rows, cols, source, its offset, its ld, destination, its ld, the
+ * source's and the destination's problem strides) in the order of its own loops (round_a:
+ * M, K; pack_bt: K, N), over `planes` problems. */
+static int enqueue_pass(cl_command_queue q, cl_kernel k, int d0, int d1, gemm_operand from,
+                        gemm_operand to, int from_stride, int to_stride, size_t planes,
+                        const size_t global2[2], const size_t local2[2], cl_event *ev,
+                        errbuf *e)
+{
+    const size_t global[3] = { global2[0], global2[1], planes }, local[3] = { local2[0],
+                                                                              local2[1], 1 };
+    CL_TRY(e, clSetKernelArg(k, 0, sizeof(int), &d0));
+    CL_TRY(e, clSetKernelArg(k, 1, sizeof(int), &d1));
+    CL_TRY(e, clSetKernelArg(k, 2, sizeof(cl_mem), &from.buf));
+    CL_TRY(e, clSetKernelArg(k, 3, sizeof(int), &from.off));
+    CL_TRY(e, clSetKernelArg(k, 4, sizeof(int), &from.ld));
+    CL_TRY(e, clSetKernelArg(k, 5, sizeof(cl_mem), &to.buf));
+    CL_TRY(e, clSetKernelArg(k, 6, sizeof(int), &to.ld));
+    CL_TRY(e, clSetKernelArg(k, 7, sizeof(int), &from_stride));
+    CL_TRY(e, clSetKernelArg(k, 8, sizeof(int), &to_stride));
+    CL_TRY(e, clEnqueueNDRangeKernel(q, k, planes > 1 ? 3 : 2, NULL, global, local, 0, NULL, ev));
+    return 0;
+fail:
+    return -1;
+}
+
+/* A rounding copy (transpose = false) or transpose of the rows x cols matrix `from`. */
+static int pass(const gemm_plan *plan, cl_command_queue q, bool transpose, int rows, int cols,
+                gemm_operand from, gemm_operand to, int from_stride, int to_stride,
+                size_t planes, cl_event *ev, errbuf *e)
+{
+    if (!transpose) {
+        const size_t local[2] = { 32, 8 };
+        const size_t global[2] = { ceil_div((size_t)cols, 128) * 32,
+                                   ceil_div((size_t)rows, 8) * 8 };
+        return enqueue_pass(q, plan->round_a, rows, cols, from, to, from_stride, to_stride,
+                            planes, global, local, ev, e);
+    }
+    const size_t local[2] = { 16, 16 };
+    const size_t global[2] = { ceil_div((size_t)cols, 64) * 16, ceil_div((size_t)rows, 64) * 16 };
+    return enqueue_pass(q, plan->pack_bt, rows, cols, from, to, from_stride, to_stride, planes,
+                        global, local, ev, e);
+}
+
+int tf32_prepass_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
+                         gemm_operand A, gemm_operand B, const gemm_batch *batch,
+                         gemm_operand packed_a, gemm_operand packed_b,
+                         const gemm_batch *kernel_batch, cl_event *first, errbuf *e)
+{
+    const size_t planes_a = batch->stride[0] ? (size_t)batch->count : 1;
+    const size_t planes_b = batch->stride[1] ? (size_t)batch->count : 1;
+    if (packs_a(plan, A, batch)) {
+        if ((A.trans ? pass(plan, q, true, s.K, s.M, A, packed_a, batch->stride[0],
+                            kernel_batch->stride[0], planes_a, first, e)
+                     : pass(plan, q, false, s.M, s.K, A, packed_a, batch->stride[0],
+                            kernel_batch->stride[0], planes_a, first, e)) != 0)
+            return -1;
+        first = NULL;
+    }
+    return B.trans ? pass(plan, q, false, s.N, s.K, B, packed_b, batch->stride[1],
+                          kernel_batch->stride[1], planes_b, first, e)
+                   : pass(plan, q, true, s.K, s.N, B, packed_b, batch->stride[1],
+                          kernel_batch->stride[1], planes_b, first, e);
+}

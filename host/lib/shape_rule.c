@@ -1,0 +1,139 @@
+#include "shape_rule.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+static bool get_string(const json_object *o, const char *key, char *out, size_t size)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+        return false;
+    const char *s = json_object_get_string(v);
+    const size_t len = (size_t)json_object_get_string_len(v);
+    if (len >= size || strlen(s) != len)
+        return false;
+    memcpy(out, s, len + 1);
+    return true;
+}
+
+/* A number, or absent (then *out keeps its default); false when present but not a number. */
+static bool get_number(const json_object *o, const char *key, double *out)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(o, key, &v))
+        return true;
+    if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
+        return false;
+    *out = json_object_get_double(v);
+    return isfinite(*out);
+}
+
+static bool read_rule(const json_object *o, shape_rule *r)
+{
+    memset(r, 0, sizeof *r);
+    char dtype[16], trans[8];
+    double m_max = 0, per_cu = 0, kmin = 0;
+    if (!json_object_is_type(o, json_type_object) ||
+        !get_string(o, "device", r->device, sizeof r->device) || !r->device[0] ||
+        !get_string(o, "purpose", r->purpose, sizeof r->purpose) ||
+        !get_string(o, "algorithm", r->algorithm, sizeof r->algorithm) ||
+        !get_string(o, "params", r->params, sizeof r->params) ||
+        !get_string(o, "dtype", dtype, sizeof dtype) ||
+        !get_string(o, "trans", trans, sizeof trans) || !get_number(o, "m_max", &m_max) ||
+        !get_number(o, "split_per_cu", &per_cu) || !get_number(o, "split_kmin", &kmin))
+        return false;
+    json_object *v;
+    if (json_object_object_get_ex(o, "driver", &v) &&
+        !get_string(o, "driver", r->driver, sizeof r->driver))
+        return false;
+    if (json_object_object_get_ex(o, "measured", &v) &&
+        !get_string(o, "measured", r->measured, sizeof r->measured))
+        return false;
+    r->dtype = -1;
+    for (int t = CLGEMM_F32; t <= CLGEMM_BF16; t++)
+        if (strcmp(dtype, clgemm_dtype_name((clgemm_dtype)t)) == 0)
+            r->dtype = t;
+    r->trans = strcmp(trans, "NN") == 0 ? 0 : strcmp(trans, "NT") == 0 ? 1
+               : strcmp(trans, "any") == 0 ? -1 : -2;
+    if (r->dtype < 0 || r->trans < -1 || !(m_max >= 1 && m_max <= 2147483647.0) ||
+        m_max != floor(m_max) || !(per_cu >= 0 && per_cu <= 1e6) ||
+        !(kmin >= 0 && kmin <= 2147483647.0))
+        return false;
+    r->m_max = (long)m_max;
+    r->split_per_cu = per_cu;
+    r->split_kmin = (long)kmin;
+    return true;
+}
+
+int shape_rules_parse(shape_rules *rules, const json_object *doc, int source)
+{
+    json_object *list;
+    if (!json_object_object_get_ex(doc, "rules", &list) ||
+        !json_object_is_type(list, json_type_array))
+        return 0;
+    const size_t n = json_object_array_length(list);
+    shape_rule *grown = n ? realloc(rules->items, (rules->count + n) * sizeof *grown) : NULL;
+    if (!grown)
+        return 0;
+    rules->items = grown;
+    int taken = 0;
+    for (size_t i = 0; i < n; i++) {
+        shape_rule r;
+        if (!read_rule(json_object_array_get_idx(list, i), &r))
+            continue;
+        r.source = source;
+        rules->items[rules->count++] = r;
+        taken++;
+    }
+    return taken;
+}
+
+void shape_rules_free(shape_rules *rules)
+{
+    free(rules->items);
+    rules->items = NULL;
+    rules->count = 0;
+}
+
+const shape_rule *shape_rule_lookup(const shape_rules *rules, const char *device,
+                                    const char *driver, const char *purpose, int dtype,
+                                    bool trans_b, long M)
+{
+    const shape_rule *best = NULL;
+    double best_score = INFINITY;
+    for (size_t i = 0; i < rules->count; i++) {
+        const shape_rule *r = &rules->items[i];
+        const bool own = strcmp(r->device, device) == 0;
+        if ((!own && strcmp(r->device, "*") != 0) || strcmp(r->purpose, purpose) != 0 ||
+            r->dtype != dtype || (r->trans >= 0 && r->trans != (int)trans_b) || M > r->m_max)
+            continue;
+        /* The device's own rules first, then the tightest class, then the same driver, the
+         * layout named exactly, the user's file. */
+        const double score = (own ? 0 : 1e12) + (double)r->m_max * 8 +
+                             (strcmp(r->driver, driver) != 0) * 4 + (r->trans < 0) * 2 +
+                             r->source;
+        if (score < best_score) {
+            best_score = score;
+            best = r;
+        }
+    }
+    return best;
+}
+
+int shape_rule_split(const shape_rule *r, unsigned compute_units, long tiles, long K)
+{
+    if (r->split_per_cu <= 0 || tiles < 1 || compute_units < 1)
+        return 1;
+    const double want = r->split_per_cu * compute_units;
+    if (tiles >= want)
+        return 1;
+    long s = (long)ceil(want / (double)tiles);
+    const long most = r->split_kmin > 0 ? K / r->split_kmin : 32;
+    if (s > most)
+        s = most;
+    if (s > 32)
+        s = 32;
+    return s > 1 ? (int)s : 1;
+}

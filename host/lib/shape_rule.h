@@ -1,0 +1,55 @@
+/* The shape rule: what auto and the purpose names run for a class of shapes.
+ *
+ * A GEMM's best kernel depends on its shape more than on its size: with M = 1 it is a stream
+ * of B (step 11, skinny); where M x N holds too few tiles to fill the device, K is split
+ * (host/lib/splitk.c); elsewhere the usual tiles win.  The classes and what runs in each come
+ * from measurements (tools/tune.py --rules on the device), stored in the tuning database
+ * (the "rules" of tuning/ files):
+ *   {"device": "NVIDIA H100 80GB HBM3", "driver": "580.159.04", "purpose": "tensor_core",
+ *    "dtype": "bf16", "trans": "NT", "m_max": 16, "algorithm": "skinny",
+ *    "params": "WG=256,KT=32,RN=4,UNROLL=2,BM=16", "split_per_cu": 0, "split_kmin": 0,
+ *    "measured": "16x28672x4096", "gbps": 1180.2}
+ * A call of M rows takes, among the rules of its device (then of device "*", any device),
+ * purpose ("auto" for fp32 auto, else the purpose name), element type and layout of B
+ * (trans "NN": B stored K x N, "NT": N x K, "any"), the one with the smallest m_max >= M;
+ * M beyond every m_max keeps the default choice (so 4096^3 does not change).  The rule's
+ * split: where its kernel's M x N tiles are fewer than split_per_cu x compute units, K is cut
+ * into S = ceil(that / tiles) slices, at most K / split_kmin of them (and 32). */
+#ifndef CLGEMM_SHAPE_RULE_H
+#define CLGEMM_SHAPE_RULE_H
+
+#include <stdbool.h>
+
+#include <json-c/json.h>
+
+#include "clgemm.h"
+
+typedef struct shape_rule {
+    char device[128], driver[64], purpose[32], algorithm[64], params[160], measured[64];
+    int dtype;          /* clgemm_dtype */
+    int trans;          /* 0 NN, 1 NT, -1 any */
+    long m_max;
+    double split_per_cu; /* 0: never split */
+    long split_kmin;
+    int source;         /* 0 user file, 1 shipped */
+} shape_rule;
+
+typedef struct shape_rules {
+    shape_rule *items;
+    size_t count;
+} shape_rules;
+
+/* Appends the "rules" of one tuning document; a malformed rule is skipped.  Returns how many
+ * were taken. */
+int shape_rules_parse(shape_rules *rules, const json_object *doc, int source);
+void shape_rules_free(shape_rules *rules);
+
+/* The rule for a call (NULL: none, the default choice). */
+const shape_rule *shape_rule_lookup(const shape_rules *rules, const char *device,
+                                    const char *driver, const char *purpose, int dtype,
+                                    bool trans_b, long M);
+
+/* The split count the rule asks for with `tiles` blocks of C and this K (1: none). */
+int shape_rule_split(const shape_rule *r, unsigned compute_units, long tiles, long K);
+
+#endif

@@ -1,0 +1,144 @@
+/* Split-K: a plan with SPLITK = S > 1 cuts K into slices and runs its own kernel on them as a
+ * strided batch, then adds the partial products in a fixed order (cl/splitk_reduce.cl).
+ * Nothing in a GEMM kernel changes: any variant that takes a batch in one launch
+ * (variant.batched) can be split, the lesson steps and the matrix-unit paths alike.
+ *
+ * Slices are Ks = ceil(K / S) rounded up to a multiple of 8 values long (so that each slice's
+ * operands stay as aligned as the whole ones: every kernel's vector width divides 8); the
+ * floor(K / Ks) whole slices are one launch, and the shorter rest, if any, a second one.
+ * Slice s reads A advanced by s·Ks columns (s·Ks·lda elements when the kernel reads A stored
+ * transposed), B by s·Ks rows (s·Ks elements when stored transposed, N x K), and writes
+ * partial product s of the plan's scratch with alpha 1 and beta 0 (M x N, rows N rounded up
+ * to 8 values apart: aligned for every kernel's vector stores); the reduction reads them in
+ * slice order and stores alpha·sum + beta·C through the epilogue and in C's type. */
+#include "gemm.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "program.h"
+
+int splitk_create(gemm_plan *plan, cl_context ctx, const device_info *dev,
+                  const char *build_defines, char **log, errbuf *e)
+{
+    if (plan->splitk <= 1)
+        return 0;
+    char *source = kernel_source_load("splitk_reduce.cl", e);
+    if (!source)
+        return -1;
+    char options[512];
+    snprintf(options, sizeof options, "%s -cl-std=CL1.2%s", PROGRAM_BASE_OPTIONS, build_defines);
+    bool cached = false, unsupported = false;
+    plan->reduce_program = program_build(ctx, dev, source, options, log, &cached, &unsupported,
+                                         e);
+    free(source);
+    if (!plan->reduce_program)
+        return -1;
+    cl_int st;
+    plan->reduce = clCreateKernel(plan->reduce_program, "gemm_splitk_reduce", &st);
+    if (!plan->reduce) {
+        err_set(e, "clCreateKernel(gemm_splitk_reduce) failed: %s", cl_error_name(st));
+        return -1;
+    }
+    return 0;
+}
+
+void splitk_release(gemm_plan *plan)
+{
+    if (plan->reduce)
+        clReleaseKernel(plan->reduce);
+    if (plan->reduce_program)
+        clReleaseProgram(plan->reduce_program);
+    plan->reduce = NULL;
+    plan->reduce_program = NULL;
+}
+
+int splitk_slices(const gemm_plan *plan, int K, int *ks)
+{
+    if (plan->splitk <= 1 || !plan->reduce || K < 2)
+        return 1;
+    const long long len = ((long long)K + plan->splitk - 1) / plan->splitk;
+    *ks = (int)((len + 7) / 8 * 8);
+    return (int)((K + *ks - 1) / *ks);
+}
+
+/* One launch of the GEMM over `count` slices of length k starting with slice `first`. */
+static int slices_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, int first,
+                          int count, int k, int ks, gemm_operand A, gemm_operand B,
+                          gemm_operand P, cl_event *f, cl_event *l, errbuf *e)
+{
+    const int step_a = A.trans ? ks * A.ld : ks, step_b = B.trans ? ks : ks * B.ld;
+    const int step_p = s.M * P.ld;
+    A.off += first * step_a;
+    B.off += first * step_b;
+    P.off = first * step_p;
+    const gemm_batch batch = { count, { step_a, step_b, step_p } };
+    const gemm_shape slice = { s.M, s.N, k };
+    const gemm_operand no_bias = { NULL, 0, 0, false };
+    return gemm_enqueue(plan, q, slice, 1.0f, A, B, 0.0f, P, no_bias, &batch, f, l, e);
+}
+
+int splitk_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,
+                   gemm_operand A, gemm_operand B, float beta, gemm_operand C,
+                   gemm_operand bias, cl_event *first, cl_event *last, errbuf *e)
+{
+    int ks = s.K;
+    const int slices = splitk_slices(plan, s.K, &ks);
+    const int whole = s.K / ks, rest = s.K - whole * ks;
+    const int ldp = (s.N + 7) / 8 * 8;
+    const size_t partials = (size_t)slices * (size_t)s.M * (size_t)ldp;
+    if (partials > INT_MAX) {
+        err_set(e, "SPLITK=%d needs %zu partial sums, beyond 32-bit indexing", plan->splitk,
+                partials);
+        return -1;
+    }
+    cl_mem scratch = gemm_scratch_get(plan, q, SCRATCH_SPLITK, partials * sizeof(float), e);
+    if (!scratch)
+        return -1;
+    const gemm_operand P = { scratch, 0, ldp, false };
+    const bool unordered = gemm_queue_unordered(q);
+    cl_event f = NULL, ev = NULL;
+    int rc = -1;
+    if (whole > 0 && slices_enqueue(plan, q, s, 0, whole, ks, ks, A, B, P,
+                                    first ? &f : NULL, NULL, e) != 0)
+        goto fail;
+    if (rest > 0 && ((whole > 0 && gemm_queue_fence(q, unordered, e) != 0) ||
+                     slices_enqueue(plan, q, s, whole, 1, rest, ks, A, B, P,
+                                    first && !f ? &f : NULL, NULL, e) != 0))
+        goto fail;
+    if (gemm_queue_fence(q, unordered, e) != 0)
+        goto fail;
+    cl_kernel k = plan->reduce;
+    CL_TRY(e, clSetKernelArg(k, 0, sizeof(int), &s.M));
+    CL_TRY(e, clSetKernelArg(k, 1, sizeof(int), &s.N));
+    CL_TRY(e, clSetKernelArg(k, 2, sizeof(int), &slices));
+    CL_TRY(e, clSetKernelArg(k, 3, sizeof(cl_mem), &scratch));
+    CL_TRY(e, clSetKernelArg(k, 4, sizeof(int), &ldp));
+    CL_TRY(e, clSetKernelArg(k, 5, sizeof(float), &alpha));
+    CL_TRY(e, clSetKernelArg(k, 6, sizeof(float), &beta));
+    CL_TRY(e, clSetKernelArg(k, 7, sizeof(cl_mem), &C.buf));
+    CL_TRY(e, clSetKernelArg(k, 8, sizeof(int), &C.off));
+    CL_TRY(e, clSetKernelArg(k, 9, sizeof(int), &C.ld));
+    CL_TRY(e, clSetKernelArg(k, 10, sizeof(cl_mem), bias.buf ? &bias.buf : NULL));
+    CL_TRY(e, clSetKernelArg(k, 11, sizeof(int), &bias.off));
+    const size_t local[2] = { 64, 4 };
+    const size_t global[2] = { ((size_t)s.N + 63) / 64 * 64, ((size_t)s.M + 3) / 4 * 4 };
+    CL_TRY(e, clEnqueueNDRangeKernel(q, k, 2, NULL, global, local, 0, NULL,
+                                     first || last ? &ev : NULL));
+    if (first) {
+        *first = f;
+        f = NULL;
+    }
+    if (last) {
+        *last = ev;
+        ev = NULL;
+    }
+    rc = 0;
+fail:
+    if (f)
+        clReleaseEvent(f);
+    if (ev)
+        clReleaseEvent(ev);
+    return rc;
+}

@@ -1,0 +1,110 @@
+/* The shape rule (host/lib/shape_rule.h) on strings alone: parsing, which class a call falls
+ * in, and the split count; plus the rules shipped in tuning/ (each names a step that exists
+ * and takes its element type, with parameters that step reads). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kernel_sources.h"
+#include "gemm.h"
+#include "registry.h"
+#include "shape_rule.h"
+#include "tuning.h"
+
+static int failures;
+#define EXPECT(cond)                                                                        \
+    do {                                                                                    \
+        if (!(cond)) {                                                                      \
+            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                          \
+            failures++;                                                                     \
+        }                                                                                   \
+    } while (0)
+
+static const char *const doc =
+    "{\"format\": \"clgemm-tuning-1\", \"entries\": [], \"rules\": [\n"
+    " {\"device\": \"GPU X\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"NT\",\n"
+    "  \"m_max\": 1, \"algorithm\": \"skinny\", \"params\": \"BM=1\"},\n"
+    " {\"device\": \"GPU X\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"NT\",\n"
+    "  \"m_max\": 16, \"algorithm\": \"skinny\", \"params\": \"BM=16\", \"split_per_cu\": 2,\n"
+    "  \"split_kmin\": 256},\n"
+    " {\"device\": \"GPU X\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"any\",\n"
+    "  \"m_max\": 128, \"algorithm\": \"warp_tiled\", \"params\": \"\", \"split_per_cu\": 1},\n"
+    " {\"device\": \"*\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"any\",\n"
+    "  \"m_max\": 4, \"algorithm\": \"skinny\", \"params\": \"BM=4\"},\n"
+    " {\"device\": \"GPU X\", \"purpose\": \"tensor_core\", \"dtype\": \"bf16\", \"trans\": \"NN\",\n"
+    "  \"m_max\": 16, \"algorithm\": \"mma\", \"params\": \"\"},\n"
+    " {\"device\": \"GPU X\", \"purpose\": \"auto\", \"dtype\": \"f99\", \"trans\": \"NT\",\n"
+    "  \"m_max\": 1, \"algorithm\": \"skinny\", \"params\": \"\"},\n"
+    " {\"device\": \"GPU X\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"XX\",\n"
+    "  \"m_max\": 1, \"algorithm\": \"skinny\", \"params\": \"\"},\n"
+    " {\"device\": \"GPU X\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"NN\",\n"
+    "  \"m_max\": 1.5, \"algorithm\": \"skinny\", \"params\": \"\"},\n"
+    " {\"device\": \"GPU X\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"NN\",\n"
+    "  \"m_max\": 8, \"algorithm\": \"skinny\", \"params\": \"\", \"split_per_cu\": -1},\n"
+    " 7]}";
+
+static void test_parse_and_lookup(void)
+{
+    tuning_db db = { 0 };
+    EXPECT(tuning_parse(&db, doc, strlen(doc), 0) == 0); /* no entries ... */
+    EXPECT(db.rules.count == 5);                         /* ... five good rules of nine */
+    const shape_rules *r = &db.rules;
+    const shape_rule *x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 1);
+    EXPECT(x && x->m_max == 1); /* the tightest class */
+    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 2);
+    EXPECT(x && x->m_max == 16); /* the device's own before any device's */
+    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, 2);
+    EXPECT(x && x->m_max == 128); /* NN: the rule for any layout */
+    x = shape_rule_lookup(r, "GPU Y", "", "auto", CLGEMM_F32, false, 3);
+    EXPECT(x && x->m_max == 4 && strcmp(x->device, "*") == 0);
+    EXPECT(!shape_rule_lookup(r, "GPU Y", "", "auto", CLGEMM_F32, false, 5));
+    EXPECT(!shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 129)); /* default */
+    EXPECT(!shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_BF16, true, 8));
+    x = shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_BF16, false, 8);
+    EXPECT(x && strcmp(x->algorithm, "mma") == 0);
+    EXPECT(!shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_F16, false, 8));
+
+    /* The split: blocks below split_per_cu x CUs, slices at least split_kmin long. */
+    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 16);
+    EXPECT(shape_rule_split(x, 132, 264, 4096) == 1); /* enough blocks already */
+    EXPECT(shape_rule_split(x, 132, 64, 4096) == 5);  /* ceil(264 / 64) */
+    EXPECT(shape_rule_split(x, 132, 8, 4096) == 16);  /* 33, but K / 256 = 16 */
+    EXPECT(shape_rule_split(x, 132, 8, 300) == 1);    /* one slice of 256 at most */
+    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 1);
+    EXPECT(shape_rule_split(x, 132, 1, 1 << 20) == 1); /* no split asked for */
+    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, 100);
+    EXPECT(shape_rule_split(x, 132, 1, 1 << 20) == 32); /* no kmin: at most 32 */
+    tuning_free(&db);
+    EXPECT(db.rules.count == 0 && db.rules.items == NULL);
+}
+
+/* Every shipped rule runs a step that exists, takes its element type and reads its keys. */
+static void test_shipped(void)
+{
+    tuning_db db = { 0 };
+    for (const struct embedded_kernel *k = embedded_tuning; k->name; k++)
+        EXPECT(tuning_parse(&db, k->source, strlen(k->source), 1) >= 0);
+    for (size_t i = 0; i < db.rules.count; i++) {
+        const shape_rule *x = &db.rules.items[i];
+        const algo_def *a = algo_find(x->algorithm);
+        errbuf e = { "" };
+        const bool ok = a && a->desc.step > 0 && algo_takes(a, (clgemm_dtype)x->dtype) &&
+                        gemm_params_check(a, x->params, &e) == 0 &&
+                        (strcmp(x->purpose, "auto") != 0 ||
+                         strcmp(a->desc.precision, "fp32") == 0);
+        if (!ok)
+            printf("FAIL shipped rule %zu (%s %s %s): %s\n", i, x->device, x->purpose,
+                   x->algorithm, e.msg);
+        failures += !ok;
+    }
+    printf("%zu shipped rules checked\n", db.rules.count);
+    tuning_free(&db);
+}
+
+int main(void)
+{
+    test_parse_and_lookup();
+    test_shipped();
+    printf("%s\n", failures ? "FAILED" : "ok");
+    return failures ? 1 : 0;
+}

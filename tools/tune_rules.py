@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""Measure the shape rule (host/lib/shape_rule.h) on one device: for each purpose (fp32 auto,
+tensor_core on fp32, f16 and bf16 data, tensor_core_tf32x3), layout of B and class of M, the
+kernel, parameters and split that run fastest, written as "rules" into a tuning database.
+
+Each class is measured at a few (N, K) of its own (not the shapes it will serve) with every
+candidate and every split count S (1, 2, 4, 8, with K / S >= 256); each run is verified by
+clgemm and a wrong one is dropped.  A candidate's score is the geometric mean over the shapes
+of its best time; the winner's split becomes split_per_cu = the geometric mean over the shapes
+where it split of S x (its blocks of C) / (compute units), so that the rule scales the split
+to other N and M.  Run by tools/tune.py --rules.
+
+usage: tools/tune_rules.py [--clgemm build/clgemm] [--device SPEC] [--out FILE]
+                           [--purposes auto,tensor_core,...] [--time-limit S]
+"""
+import argparse
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import time
+
+# (class upper bound m_max, the M it is measured at); beyond the last, the default choice.
+CLASSES = [(1, 1), (4, 4), (16, 16), (64, 64), (128, 128), (256, 256), (512, 512)]
+SHAPES_SMALL_M = [(4096, 4096), (16384, 4096), (4096, 16384)]
+SHAPES = [(4096, 4096), (16384, 4096)]
+SPLITS = [1, 2, 4, 8]
+KSLICE_MIN = 256
+
+SKINNY = {  # per class: step 11's parameter sets worth trying (B stored N x K / K x N)
+    'NT': ['WG=256,KT=128,RN=4,UNROLL=2', 'WG=256,KT=64,RN=2,UNROLL=4',
+           'WG=256,KT=32,RN=1,UNROLL=8', 'WG=256,KT=32,RN=8,UNROLL=1',
+           'WG=128,KT=32,RN=4,UNROLL=2'],
+    'NN': ['WG=512,KT=64,UNROLL=2', 'WG=256,KT=128,UNROLL=4', 'WG=256,KT=64,UNROLL=2',
+           'WG=128,KT=32,UNROLL=1', 'WG=256,KT=32,UNROLL=1'],
+}
+
+# purpose -> (clgemm --dtype, dtype of the rule, bases: (algorithm, params, splittable))
+PURPOSES = {
+    'auto': ('f32', 'f32', [('warp_tiled', '', True),
+                            ('warp_tiled', 'BM=64,BN=128,BK=16,TM=4,TN=8,WM=64,WN=16,CLAMP=1',
+                             True)]),
+    'tensor_core': None,  # one entry per element type, below
+    'tensor_core_tf32x3': ('f32', 'f32', [('wgmma_tma', 'BN=128,WGN=128,STAGES=3,SPLIT=1,'
+                                           'PROMOTE=2', False), ('mma', 'SPLIT=1', True)]),
+}
+TENSOR = [('wgmma_tma', '', False), ('mma', '', True)]
+
+
+def bn_of(algo, params, trans, dtype):
+    """The columns of C per work-group, as plan.c derives them."""
+    p = dict(kv.split('=') for kv in params.split(',') if kv)
+    if algo == 'skinny':
+        wg, kt = int(p.get('WG', 256)), int(p.get('KT', 32))
+        own = int(p.get('RN', 2)) if trans == 'NT' else (4 if dtype == 'f32' else 8)
+        return wg // kt * own, int(p.get('BM', 1))
+    defaults = {'warp_tiled': (128, 128), 'mma': (128, 128), 'wgmma_tma': (256, 128)}
+    bn, bm = defaults.get(algo, (128, 128))
+    return int(p.get('BN', bn)), int(p.get('BM', bm))
+
+
+def run(args, size, trans, dtype, algos):
+    cmd = [args.clgemm, '--device', args.device, '--size', size, '--trans', trans, '--dtype',
+           dtype, '--format', 'json', '--quiet', '--iters', str(args.iters), '--warmup', '2',
+           '--no-baseline']
+    for a in algos:
+        cmd += ['--algo', a]
+    env = dict(os.environ, CLGEMM_TUNING_FILE=os.devnull)
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
+    try:
+        res = json.loads(p.stdout)['results'][0]
+    except (ValueError, KeyError, IndexError):
+        sys.stderr.write('tune_rules: clgemm failed (exit %d): %s\n' % (p.returncode,
+                                                                        p.stderr[-400:]))
+        return None, {}
+    return res, {r['algorithm']: r['ms_min'] for r in res['rows']
+                 if r['status'] == 'ok' and r.get('ms_min')}
+
+
+def join(*parts):
+    return ','.join(p for p in parts if p)
+
+
+def tune_class(args, purpose, cdtype, rdtype, bases, trans, m_max, M, cus):
+    cands = list(bases)
+    if M <= 16:
+        cands += [('skinny', join(p, 'BM=%d' % M), True) for p in SKINNY[trans]]
+    shapes = SHAPES_SMALL_M if M <= 16 else SHAPES
+    times = {}  # (algo, params) -> [(best ms, S, tiles) per shape]
+    for N, K in shapes:
+        algos, what = [], {}
+        for algo, params, splittable in cands:
+            for S in SPLITS if splittable else [1]:
+                if S > 1 and K // S < KSLICE_MIN:
+                    continue
+                extra = join(params, 'SPLITK=%d' % S if S > 1 else '')
+                name = '%s:%s' % (algo, extra) if extra else algo
+                algos.append(name)
+                what[name] = (algo, params, S)
+        res, ms = run(args, '%dx%dx%d' % (M, N, K), trans, cdtype, algos)
+        for name, t in ms.items():
+            algo, params, S = what[name]
+            bn, bm = bn_of(algo, params, trans, rdtype)
+            tiles = math.ceil(M / bm) * math.ceil(N / bn)
+            best = times.setdefault((algo, params, N, K), (t, S, tiles))
+            if t < best[0]:
+                times[(algo, params, N, K)] = (t, S, tiles)
+        if res is None:
+            return None, res
+    scored = []
+    for algo, params, _ in cands:
+        per = [times.get((algo, params, N, K)) for N, K in shapes]
+        if any(p is None for p in per):
+            continue
+        score = math.exp(sum(math.log(p[0]) for p in per) / len(per))
+        splits = [p[1] * p[2] / cus for p in per if p[1] > 1]
+        per_cu = math.exp(sum(map(math.log, splits)) / len(splits)) if splits else 0
+        scored.append((score, algo, params, per_cu, per))
+    if not scored:
+        return None, None
+    scored.sort()
+    score, algo, params, per_cu, per = scored[0]
+    if (algo, params) == bases[0][:2] and not per_cu:
+        return None, scored  # the purpose's own first choice, unsplit: no rule needed
+    N, K = shapes[0]
+    e = 4 if rdtype == 'f32' else 2
+    gbps = ((M * K + K * N) * e + M * N * 4) / (per[0][0] * 1e-3) / 1e9
+    return {'purpose': purpose, 'dtype': rdtype, 'trans': trans if M <= 16 else 'any',
+            'm_max': m_max, 'algorithm': algo, 'params': params,
+            'split_per_cu': round(per_cu, 2), 'split_kmin': KSLICE_MIN if per_cu else 0,
+            'measured': '%dx%dx%d' % (M, N, K), 'ms': round(per[0][0], 5),
+            'gbps': round(gbps, 1)}, scored
+
+
+def save(out, rules):
+    """Merges the rules into the database at out: a class measured again replaces its rule."""
+    doc = {'format': 'clgemm-tuning-1', 'entries': [], 'rules': []}
+    if out and os.path.exists(out):
+        try:
+            doc = json.load(open(out))
+        except ValueError:
+            pass
+    key = lambda r: (r['device'], r.get('driver'), r['purpose'], r['dtype'], r['trans'],
+                     r['m_max'])
+    new = {key(r) for r in rules}
+    doc['rules'] = [r for r in doc.get('rules', []) if key(r) not in new] + rules
+    doc.setdefault('entries', [])
+    if out:
+        with open(out, 'w') as f:
+            json.dump(doc, f, indent=1)
+            f.write('\n')
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('--clgemm', default='build/clgemm')
+    ap.add_argument('--device', default='')
+    ap.add_argument('--out', default='')
+    ap.add_argument('--purposes', default='tensor_core:bf16,auto,tensor_core:f32,'
+                    'tensor_core_tf32x3,tensor_core:f16',
+                    help='in this order; tensor_core:DT for one element type')
+    ap.add_argument('--classes', default='', help='m_max values to measure (default: all)')
+    ap.add_argument('--iters', type=int, default=10)
+    ap.add_argument('--time-limit', type=float, default=0)
+    args = ap.parse_args(argv)
+    started = time.time()
+    p = subprocess.run([args.clgemm, '--list-devices'], capture_output=True, text=True)
+    cus = 0
+    rules, device, driver = [], None, None
+    jobs = []
+    for purpose in args.purposes.split(','):
+        if purpose.startswith('tensor_core') and purpose.split(':')[0] == 'tensor_core':
+            for dt in purpose.split(':')[1:] or ('f32', 'bf16', 'f16'):
+                jobs.append(('tensor_core', dt, dt, TENSOR))
+        else:
+            cdtype, rdtype, bases = PURPOSES[purpose]
+            jobs.append((purpose, cdtype, rdtype, bases))
+    classes = [c for c in CLASSES
+               if not args.classes or str(c[0]) in args.classes.split(',')]
+    for purpose, cdtype, rdtype, bases in jobs:
+        for m_max, M in classes:
+            for trans in (('NT', 'NN') if M <= 16 else ('NT',)):
+                if args.time_limit and time.time() - started > args.time_limit:
+                    sys.stderr.write('tune_rules: time limit reached\n')
+                    break
+                if not cus:  # the device's compute units, from its --list-devices line
+                    res, _ = run(args, '8x8x8', 'NN', 'f32', ['naive'])
+                    if res is None:
+                        return 1
+                    device, driver = res['device'], res['driver']
+                    line = next((l for l in p.stdout.splitlines() if device in l), '')
+                    m = re.search(r'(\d+) CUs', line)
+                    cus = int(m.group(1)) if m else 1
+                rule, scored = tune_class(args, purpose, cdtype, rdtype, bases, trans, m_max, M,
+                                          cus)
+                if not rule:
+                    if scored:
+                        print('%-18s %-4s %-3s M<=%-4d the default (%s) wins: no rule' % (
+                            purpose, rdtype, trans, m_max, scored[0][1]))
+                    continue
+                rule = dict(rule, device=device, driver=driver, date=time.strftime('%Y-%m-%d'))
+                rules.append(rule)
+                print('%-18s %-4s %-3s M<=%-4d %s:%s split/CU %.2f  %.4f ms (%s), next: %s' % (
+                    purpose, rdtype, rule['trans'], m_max, rule['algorithm'], rule['params'],
+                    rule['split_per_cu'], rule['ms'], rule['measured'],
+                    '; '.join('%s:%s %.4f' % (s[1], s[2], s[4][0][0]) for s in scored[1:3])))
+                sys.stdout.flush()
+                save(args.out, rules)  # after each class: a run cut short keeps what it found
+    sys.stderr.write('tune_rules: %d rules in %.0f s\n' % (len(rules), time.time() - started))
+    return 0 if rules else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
