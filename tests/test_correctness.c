@@ -28,8 +28,8 @@
  *   skinny  small M, long K (step 11 and split-K): M in {1, 3, 17}, N odd, K up to 2053, B
  *           stored K x N and N x K, tight (alpha, beta, offsets) and NaN-padded; each step 11
  *           form and split counts forced on several kernels (SPLITK, every one leaving a
- *           shorter last slice), every element type they take; `skinny full` adds more
- *           forms and sizes */
+ *           shorter last slice), every element type they take, the last case of each
+ *           with a bf16 C and bias_gelu; `skinny full` adds more forms and sizes */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,9 +207,14 @@ static void run_skinny_cases(session *s, const char *form, clgemm_dtype dtype, g
             req.alpha = tight ? -1.5f : 1.0f;
             req.beta = tight ? 0.5f : 0.0f;
             req.seed = seed + 10u * (unsigned)nt + (unsigned)tight;
-            char what[64];
-            snprintf(what, sizeof what, "%s, %s", nt ? "NT" : "NN",
-                     tight ? "ld to 8, offset 8, beta=0.5" : "ld+3 NaN, beta=0");
+            /* the last case finishes C through the epilogue (in a split, the reduction's) */
+            const bool epi = nt && tight;
+            req.c_type = epi ? CLGEMM_BF16 : CLGEMM_F32;
+            req.epilogue = epi ? CLGEMM_EPILOGUE_BIAS_GELU : CLGEMM_EPILOGUE_NONE;
+            char what[80];
+            snprintf(what, sizeof what, "%s, %s%s", nt ? "NT" : "NN",
+                     tight ? "ld to 8, offset 8, beta=0.5" : "ld+3 NaN, beta=0",
+                     epi ? ", bf16 C, bias_gelu" : "");
             run_request_case(s, form, req, what);
         }
 }
