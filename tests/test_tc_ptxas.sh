@@ -14,26 +14,8 @@ ptxas=$(command -v ptxas || ls /usr/local/cuda/bin/ptxas 2>/dev/null || true)
 [ -n "$clang" ] && [ -n "$ptxas" ] || { echo "SKIP: needs clang-15 and ptxas"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# The OpenCL built-ins clang's nvcl target lacks (NVIDIA's compiler has its own).
-cat > "$tmp/prelude.h" <<'PRE'
-#define get_local_id(d) ((d) == 0 ? __nvvm_read_ptx_sreg_tid_x() : __nvvm_read_ptx_sreg_tid_y())
-#define get_group_id(d) ((d) == 0 ? __nvvm_read_ptx_sreg_ctaid_x() : \
-                         (d) == 1 ? __nvvm_read_ptx_sreg_ctaid_y() : __nvvm_read_ptx_sreg_ctaid_z())
-#define barrier(f) __syncthreads()
-/* cl/epilogue.h's built-ins: GELU's exp (a stand-in of similar shape, for float and float4
- * alike) and the f16 loads and stores, as NVIDIA's single conversion instructions */
-#define exp(x) (1.0f / (1.0f + (x) * (x)))
-#define vstore_half_rte(v, o, p) (((__global ushort *)(p))[o] = __nvvm_f2h_rn(v))
-#define vstorea_half2_rte(v, o, p) (vstore_half_rte((v).x, 2 * (o), p), \
-                                    vstore_half_rte((v).y, 2 * (o) + 1, p))
-#define vstorea_half4_rte(v, o, p) (vstorea_half2_rte((v).xy, 2 * (o), p), \
-                                    vstorea_half2_rte((v).zw, 2 * (o) + 1, p))
-#define vload_half(o, p) (as_float((((uint)((__global const ushort *)(p))[o] & 0x8000u) << 16) | \
-                                   (((uint)((__global const ushort *)(p))[o] & 0x7fffu) << 13)) * \
-                          0x1.0p112f)
-#define vloada_half4(o, p) ((float4)(vload_half(4 * (o), p), vload_half(4 * (o) + 1, p), \
-                                    vload_half(4 * (o) + 2, p), vload_half(4 * (o) + 3, p)))
-PRE
+# The OpenCL built-ins clang's nvcl target lacks: tests/ptxas_prelude.h.
+cp "$root/tests/ptxas_prelude.h" "$tmp/prelude.h"
 expand() {  # the host's #include "x.h" expansion, for one file of cl/
     python3 - "$root/cl" "$1" <<'PY'
 import re, sys
