@@ -83,9 +83,11 @@ static const struct {
 static const gemm_shape layout_sizes[] = { { 37, 29, 19 }, { 70, 45, 33 } };
 
 /* skinny mode: (M, N, K) with K cut into slices that leave a shorter last one for every
- * SPLITK below (2053 = 2 x 688 + 677, 1000 = 3 x 256 + 232, 333 = 2 x 112 + 109, ...). */
-static const gemm_shape skinny_sizes[] = { { 1, 31, 2053 }, { 3, 257, 1000 }, { 17, 45, 333 } };
-static const gemm_shape skinny_full_sizes[] = { { 1, 1, 1 }, { 2, 9, 7 }, { 5, 4097, 65 },
+ * SPLITK below (2053 = 2 x 688 + 677, 1000 = 3 x 256 + 232, 333 = 2 x 112 + 109, ...), and
+ * a K too short to cut, which a split plan still finishes through its reduction. */
+static const gemm_shape skinny_sizes[] = { { 1, 31, 2053 }, { 3, 257, 1000 }, { 17, 45, 333 },
+                                           { 2, 9, 7 } };
+static const gemm_shape skinny_full_sizes[] = { { 1, 1, 1 }, { 5, 4097, 65 },
                                                 { 16, 63, 1531 }, { 33, 129, 517 } };
 static const char *const skinny_forms[] = {
     "skinny:BM=4,KT=8,UNROLL=2", "skinny:RN=3,KT=16,BM=2,WG=64,SPLITK=3", "warp_tiled:SPLITK=3",

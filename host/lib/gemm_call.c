@@ -95,7 +95,7 @@ static layout_operand pack_source(const problem *p, int k)
 static bool splits(const gemm_plan *plan, const problem *p)
 {
     int ks;
-    return splitk_slices(plan, p->s.K, &ks) > 1;
+    return splitk_slices(plan, p->s.K, &ks) > 0;
 }
 
 /* Whether the whole batch fits one launch (of at most GEMM_BATCH_MAX_LAUNCH problems): a

@@ -56,8 +56,10 @@ void splitk_release(gemm_plan *plan)
 
 int splitk_slices(const gemm_plan *plan, int K, int *ks)
 {
-    if (plan->splitk <= 1 || !plan->reduce || K < 2)
-        return 1;
+    if (plan->splitk <= 1 || !plan->reduce)
+        return 0;
+    /* Even a K too short to cut goes through the reduction (as one slice): the plan's kernel
+     * was built plain and cannot store C's type or its epilogue itself. */
     const long long len = ((long long)K + plan->splitk - 1) / plan->splitk;
     *ks = (int)((len + 7) / 8 * 8);
     return (int)((K + *ks - 1) / *ks);
