@@ -49,30 +49,36 @@ static void test_parse_and_lookup(void)
     EXPECT(tuning_parse(&db, doc, strlen(doc), 0) == 0); /* no entries ... */
     EXPECT(db.rules.count == 5);                         /* ... five good rules of nine */
     const shape_rules *r = &db.rules;
-    const shape_rule *x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 1);
+    const shape_rule *x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 1, 4096);
     EXPECT(x && x->m_max == 1); /* the tightest class */
-    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 2);
+    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 2, 4096);
     EXPECT(x && x->m_max == 16); /* the device's own before any device's */
-    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, 2);
+    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, 2, 4096);
     EXPECT(x && x->m_max == 128); /* NN: the rule for any layout */
-    x = shape_rule_lookup(r, "GPU Y", "", "auto", CLGEMM_F32, false, 3);
+    x = shape_rule_lookup(r, "GPU Y", "", "auto", CLGEMM_F32, false, 3, 4096);
     EXPECT(x && x->m_max == 4 && strcmp(x->device, "*") == 0);
-    EXPECT(!shape_rule_lookup(r, "GPU Y", "", "auto", CLGEMM_F32, false, 5));
-    EXPECT(!shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 129)); /* default */
-    EXPECT(!shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_BF16, true, 8));
-    x = shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_BF16, false, 8);
+    EXPECT(!shape_rule_lookup(r, "GPU Y", "", "auto", CLGEMM_F32, false, 5, 4096));
+    EXPECT(!shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 129, 4096)); /* default */
+    /* not skinny: N below 4 m_max (100^3 keeps its tuned size; 16 x 63 is no M <= 16 class) */
+    EXPECT(!shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, 100, 100));
+    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 16, 63);
+    EXPECT(!x);
+    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 2, 64);
+    EXPECT(x && x->m_max == 16);
+    EXPECT(!shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_BF16, true, 8, 4096));
+    x = shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_BF16, false, 8, 4096);
     EXPECT(x && strcmp(x->algorithm, "mma") == 0);
-    EXPECT(!shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_F16, false, 8));
+    EXPECT(!shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_F16, false, 8, 4096));
 
     /* The split: blocks below split_per_cu x CUs, slices at least split_kmin long. */
-    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 16);
+    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 16, 4096);
     EXPECT(shape_rule_split(x, 132, 264, 4096) == 1); /* enough blocks already */
     EXPECT(shape_rule_split(x, 132, 64, 4096) == 5);  /* ceil(264 / 64) */
     EXPECT(shape_rule_split(x, 132, 8, 4096) == 16);  /* 33, but K / 256 = 16 */
     EXPECT(shape_rule_split(x, 132, 8, 300) == 1);    /* one slice of 256 at most */
-    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 1);
+    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 1, 4096);
     EXPECT(shape_rule_split(x, 132, 1, 1 << 20) == 1); /* no split asked for */
-    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, 100);
+    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, 100, 4096);
     EXPECT(shape_rule_split(x, 132, 1, 1 << 20) == 32); /* no kmin: at most 32 */
     tuning_free(&db);
     EXPECT(db.rules.count == 0 && db.rules.items == NULL);

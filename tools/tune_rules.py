@@ -26,7 +26,7 @@ import time
 CLASSES = [(1, 1), (4, 4), (16, 16), (64, 64), (128, 128), (256, 256), (512, 512)]
 SHAPES_SMALL_M = [(4096, 4096), (16384, 4096), (4096, 16384)]
 SHAPES = [(4096, 4096), (16384, 4096)]
-SPLITS = [1, 2, 4, 8]
+SPLITS = [1, 2, 4, 8, 16]
 KSLICE_MIN = 256
 
 SKINNY = {  # per class: step 11's parameter sets worth trying (B stored N x K / K x N)
@@ -44,9 +44,22 @@ PURPOSES = {
                              True)]),
     'tensor_core': None,  # one entry per element type, below
     'tensor_core_tf32x3': ('f32', 'f32', [('wgmma_tma', 'BN=128,WGN=128,STAGES=3,SPLIT=1,'
-                                           'PROMOTE=2', False), ('mma', 'SPLIT=1', True)]),
+                                           'PROMOTE=2', True),
+                                          ('wgmma_tma', 'BM=64,BN=128,WGN=128,STAGES=4,SPLIT=1,'
+                                           'PROMOTE=2', True), ('mma', 'SPLIT=1', True)]),
 }
-TENSOR = [('wgmma_tma', '', False), ('mma', '', True)]
+# tensor_core per element type: step 10's default and narrower tiles (more blocks of C where M
+# is small; the stages fill what the wider tile's ring held), each splittable, and step 8.
+# Slices are 128-byte rows either way (BK 64 16-bit values, 32 TF32 values).
+TENSOR = {
+    'bf16': [('wgmma_tma', '', True), ('wgmma_tma', 'BM=128,BN=128,WGN=128,STAGES=4', True),
+             ('wgmma_tma', 'BM=64,BN=128,WGN=128,STAGES=6', True),
+             ('wgmma_tma', 'BM=64,BN=64,WGN=64,STAGES=8', True), ('mma', '', True)],
+    'f32': [('wgmma_tma', '', True), ('wgmma_tma', 'BM=128,BN=128,WGN=128,STAGES=5', True),
+            ('wgmma_tma', 'BM=64,BN=128,WGN=128,STAGES=6', True),
+            ('wgmma_tma', 'BM=64,BN=64,WGN=64,STAGES=8', True), ('mma', '', True)],
+}
+TENSOR['f16'] = TENSOR['bf16']
 
 
 def bn_of(algo, params, trans, dtype):
@@ -134,8 +147,9 @@ def tune_class(args, purpose, cdtype, rdtype, bases, trans, m_max, M, cus):
             'gbps': round(gbps, 1)}, scored
 
 
-def save(out, rules):
-    """Merges the rules into the database at out: a class measured again replaces its rule."""
+def save(out, rules, measured=()):
+    """Merges the rules into the database at out: a class measured again replaces its rule,
+    or drops it where the default choice won this time (measured: keys of the classes run)."""
     doc = {'format': 'clgemm-tuning-1', 'entries': [], 'rules': []}
     if out and os.path.exists(out):
         try:
@@ -144,7 +158,7 @@ def save(out, rules):
             pass
     key = lambda r: (r['device'], r.get('driver'), r['purpose'], r['dtype'], r['trans'],
                      r['m_max'])
-    new = {key(r) for r in rules}
+    new = {key(r) for r in rules} | set(measured)
     doc['rules'] = [r for r in doc.get('rules', []) if key(r) not in new] + rules
     doc.setdefault('entries', [])
     if out:
@@ -168,12 +182,12 @@ def main(argv=None):
     started = time.time()
     p = subprocess.run([args.clgemm, '--list-devices'], capture_output=True, text=True)
     cus = 0
-    rules, device, driver = [], None, None
+    rules, measured, device, driver = [], [], None, None
     jobs = []
     for purpose in args.purposes.split(','):
         if purpose.startswith('tensor_core') and purpose.split(':')[0] == 'tensor_core':
             for dt in purpose.split(':')[1:] or ('f32', 'bf16', 'f16'):
-                jobs.append(('tensor_core', dt, dt, TENSOR))
+                jobs.append(('tensor_core', dt, dt, TENSOR[dt]))
         else:
             cdtype, rdtype, bases = PURPOSES[purpose]
             jobs.append((purpose, cdtype, rdtype, bases))
@@ -195,10 +209,14 @@ def main(argv=None):
                     cus = int(m.group(1)) if m else 1
                 rule, scored = tune_class(args, purpose, cdtype, rdtype, bases, trans, m_max, M,
                                           cus)
+                if scored:
+                    measured.append((device, driver, purpose, rdtype,
+                                     trans if M <= 16 else 'any', m_max))
                 if not rule:
                     if scored:
                         print('%-18s %-4s %-3s M<=%-4d the default (%s) wins: no rule' % (
                             purpose, rdtype, trans, m_max, scored[0][1]))
+                        save(args.out, rules, measured)
                     continue
                 rule = dict(rule, device=device, driver=driver, date=time.strftime('%Y-%m-%d'))
                 rules.append(rule)
@@ -207,7 +225,7 @@ def main(argv=None):
                     rule['split_per_cu'], rule['ms'], rule['measured'],
                     '; '.join('%s:%s %.4f' % (s[1], s[2], s[4][0][0]) for s in scored[1:3])))
                 sys.stdout.flush()
-                save(args.out, rules)  # after each class: a run cut short keeps what it found
+                save(args.out, rules, measured)  # after each class: a run cut short keeps what it found
     sys.stderr.write('tune_rules: %d rules in %.0f s\n' % (len(rules), time.time() - started))
     return 0 if rules else 1
 

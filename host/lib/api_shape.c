@@ -32,7 +32,7 @@ bool api_choose_by_shape(clgemm_context *ctx, const char *algorithm, clgemm_dtyp
     const bool trans_b = build && build->trans_b;
     const shape_rule *r = shape_rule_lookup(&tuning_get()->rules, ctx->dev->name,
                                             ctx->dev->driver, purpose, (int)dtype, trans_b,
-                                            (long)M);
+                                            (long)M, (long)N);
     if (!r)
         return false;
     const algo_def *algo = algo_find(r->algorithm);

@@ -99,7 +99,7 @@ void shape_rules_free(shape_rules *rules)
 
 const shape_rule *shape_rule_lookup(const shape_rules *rules, const char *device,
                                     const char *driver, const char *purpose, int dtype,
-                                    bool trans_b, long M)
+                                    bool trans_b, long M, long N)
 {
     const shape_rule *best = NULL;
     double best_score = INFINITY;
@@ -107,7 +107,8 @@ const shape_rule *shape_rule_lookup(const shape_rules *rules, const char *device
         const shape_rule *r = &rules->items[i];
         const bool own = strcmp(r->device, device) == 0;
         if ((!own && strcmp(r->device, "*") != 0) || strcmp(r->purpose, purpose) != 0 ||
-            r->dtype != dtype || (r->trans >= 0 && r->trans != (int)trans_b) || M > r->m_max)
+            r->dtype != dtype || (r->trans >= 0 && r->trans != (int)trans_b) || M > r->m_max ||
+            N < 4 * r->m_max)
             continue;
         /* The device's own rules first, then the tightest class, then the same driver, the
          * layout named exactly, the user's file. */

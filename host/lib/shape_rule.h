@@ -12,7 +12,9 @@
  * A call of M rows takes, among the rules of its device (then of device "*", any device),
  * purpose ("auto" for fp32 auto, else the purpose name), element type and layout of B
  * (trans "NN": B stored K x N, "NT": N x K, "any"), the one with the smallest m_max >= M;
- * M beyond every m_max keeps the default choice (so 4096^3 does not change).  The rule's
+ * M beyond every m_max keeps the default choice (so 4096^3 does not change).  A class is of
+ * skinny shapes, where a rule was measured: N at least 4 x m_max (a 100^3 problem keeps the
+ * choice tuned for its size, although M <= 128).  The rule's
  * split: where its kernel's M x N tiles are fewer than split_per_cu x compute units, K is cut
  * into S = ceil(that / tiles) slices, at most K / split_kmin of them (and 32). */
 #ifndef CLGEMM_SHAPE_RULE_H
@@ -44,10 +46,10 @@ typedef struct shape_rules {
 int shape_rules_parse(shape_rules *rules, const json_object *doc, int source);
 void shape_rules_free(shape_rules *rules);
 
-/* The rule for a call (NULL: none, the default choice). */
+/* The rule for a call of M x N (NULL: none, the default choice). */
 const shape_rule *shape_rule_lookup(const shape_rules *rules, const char *device,
                                     const char *driver, const char *purpose, int dtype,
-                                    bool trans_b, long M);
+                                    bool trans_b, long M, long N);
 
 /* The split count the rule asks for with `tiles` blocks of C and this K (1: none). */
 int shape_rule_split(const shape_rule *r, unsigned compute_units, long tiles, long K);
