@@ -92,31 +92,11 @@ inline void gemm_c_put(__global gemm_c_t *p, const float x)
 #endif
 }
 
-/* GEMM_CVT_PTX (NVIDIA sm_80+ only, an experiment under measurement): a pair converted
- * and packed by one instruction, cvt.rn.{f16x2,bf16x2}.f32, both rounding to nearest even. */
-#ifndef GEMM_CVT_PTX
-#define GEMM_CVT_PTX 0
-#endif
-#if GEMM_CVT_PTX && GEMM_CTYPE != 0
-inline uint gemm_pack2(const float lo, const float hi)
-{
-    uint u;
-#if GEMM_CTYPE == 1
-    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(u) : "f"(hi), "f"(lo));
-#else
-    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(u) : "f"(hi), "f"(lo));
-#endif
-    return u;
-}
-#endif
-
 /* Two neighbours at p: 8 bytes of float or 4 of 16-bit values, aligned to that. */
 inline void gemm_c_put2(__global gemm_c_t *p, const float2 x)
 {
 #if GEMM_CTYPE == 0
     *(__global float2 *)p = x;
-#elif GEMM_CVT_PTX
-    *(__global uint *)p = gemm_pack2(x.x, x.y);
 #elif GEMM_CTYPE == 1
     vstorea_half2_rte(x, 0, GEMM_HALF(p));
 #else
@@ -142,8 +122,6 @@ inline void gemm_c_put4(__global gemm_c_t *p, const float4 x)
 {
 #if GEMM_CTYPE == 0
     *(__global float4 *)p = x;
-#elif GEMM_CVT_PTX
-    *(__global uint2 *)p = (uint2)(gemm_pack2(x.x, x.y), gemm_pack2(x.z, x.w));
 #elif GEMM_CTYPE == 1
     vstorea_half4_rte(x, 0, GEMM_HALF(p));
 #else
@@ -174,15 +152,10 @@ inline float4 gemm_bias_get4(__global const gemm_c_t *b)
  * x / (1 + exp(-2 sqrt(2/pi) (x + 0.044715 x^3))): one exp and one division, no branch (a
  * tanh has both ranges' code), so the unrolled stores interleave; within 2^-20 |x| of the
  * exact value (docs/precision.md), and right at both ends (x / inf = -0, x / 1 = x). */
-#ifndef GEMM_GELU_FAST /* an experiment under measurement: the approximate exp2 and 1/x */
-#define GEMM_GELU_FAST 0
-#endif
 inline float gemm_act(const float x)
 {
 #if GEMM_ACT == 1
     return x < 0.0f ? 0.0f : x;
-#elif GEMM_ACT == 2 && GEMM_GELU_FAST
-    return x * native_recip(1.0f + native_exp2(-2.3022081983f * (x + 0.044715f * x * x * x)));
 #elif GEMM_ACT == 2
     return x / (1.0f + exp(-1.5957691216f * (x + 0.044715f * x * x * x)));
 #else
@@ -194,8 +167,6 @@ inline float4 gemm_act4(const float4 x)
 {
 #if GEMM_ACT == 1
     return select(x, (float4)(0.0f), x < 0.0f);
-#elif GEMM_ACT == 2 && GEMM_GELU_FAST
-    return x * native_recip(1.0f + native_exp2(-2.3022081983f * (x + 0.044715f * x * x * x)));
 #elif GEMM_ACT == 2
     return x / (1.0f + exp(-1.5957691216f * (x + 0.044715f * x * x * x)));
 #else
