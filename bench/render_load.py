@@ -49,6 +49,8 @@ def clgemm_rows(doc, source):
                         'backend': r.get('backend'), 'params': r.get('params', ''),
                         'note': r.get('note') or '', 'file': source,
                         'trans': res.get('trans', 'NN'), 'l2': res.get('l2', 'warm'),
+                        'layout': res.get('layout', 'row'), 'batch': res.get('batch') or 1,
+                        'ld_pad': res.get('ld_pad'),
                         'gbps': r.get('gbps'), 'runs': r.get('runs')})
     return out
 

@@ -205,3 +205,104 @@ def quick_table(run):
             r.get('precision') or '', r.get('backend') or '',
             '%.1e' % r['error'] if r.get('error') is not None else '–'))
     return lines
+
+
+# ---- the general call: layouts, tight leading dimensions, batches ------------------------
+
+# The layouts preset's columns: (data type, algorithm, cuBLAS mode), as bench/run.py runs them.
+OPERAND_COLS = [('f32', 'auto', 'fp32', 'fp32 `auto`'), ('f32', 'tensor_core', 'tf32',
+                                                         'TF32 `tensor_core`'),
+                ('bf16', 'tensor_core', 'bf16', 'bf16 `tensor_core`')]
+
+
+def operand_row(run, dtype, algo, size, layout='row', trans='NN', batch=1, ld_pad=None):
+    for r in ok(run.rows, algorithm=algo, dtype=dtype, layout=layout, trans=trans, batch=batch,
+                ld_pad=ld_pad):
+        if size_key(r['M'], r['N'], r['K']) == size:
+            return r
+    return None
+
+
+def cublas_call(run, mode, size, trans='NN', batch=1):
+    """cuBLAS GFLOP/s of the same call (transposes, batch) in the run's cublas.json."""
+    M, N, K = (int(x) for x in (size.split('x') if 'x' in size else [size] * 3))
+    for r in (run.cublas_doc or {}).get('rows', []):
+        if (r['mode'], r['M'], r['N'], r['K'], r.get('trans') or 'NN', r.get('batch') or 1) == \
+                (mode, M, N, K, trans, batch):
+            return r.get('gflops')
+    return None
+
+
+def layouts_table(run):
+    """Every call of the layouts preset: a row per layout, transposes, padding or batch; per
+    data type GFLOP/s, the ratio to cuBLAS on the same call and (fp32) to CLBlast."""
+    calls = []
+    for r in ok(run.rows):
+        c = (size_key(r['M'], r['N'], r['K']), r['layout'], r['trans'], r['batch'], r['ld_pad'])
+        if r['algorithm'] != 'clblast' and c not in calls:
+            calls.append(c)
+    # squares first, then the odd sizes, then the batches; row before col, NN .. TT, padded
+    # before tight
+    calls.sort(key=lambda c: (c[3], -int(c[0].split('x')[0]) if 'x' not in c[0] else 0,
+                              c[0], c[1] != 'row', c[2], c[4] is not None))
+    lines = ['| call |' + ''.join(' %s GFLOP/s | of cuBLAS |' % c[3] for c in OPERAND_COLS) +
+             ' fp32 `auto` vs CLBlast |', '|---|' + '---:|---:|' * len(OPERAND_COLS) + '---:|']
+    for size, layout, trans, batch, ld_pad in calls:
+        what = '%s%s, %s %s' % ('%d × ' % batch if batch > 1 else '', size_text(
+            *[int(x) for x in (size.split('x') if 'x' in size else [size] * 3)]), layout, trans)
+        if ld_pad is not None:
+            what += ', ld-pad %d' % ld_pad
+        row, auto = '| %s |' % what, None
+        for dtype, algo, mode, _ in OPERAND_COLS:
+            c = operand_row(run, dtype, algo, size, layout, trans, batch, ld_pad)
+            ref = cublas_call(run, mode, size, trans, batch)  # PyTorch's are tight
+            row += ' %s | %s |' % (gf(c and c['gflops']), pct(c and c['gflops'], ref))
+            auto = auto or (c if algo == 'auto' else None)
+        lines.append(row + ' %s |' % ratio(auto and auto['vs_clblast']))
+    return lines
+
+
+def spread(cells):
+    """The slowest of a set of calls as a share of the fastest."""
+    g = [c['gflops'] for c in cells if c]
+    return pct(min(g), max(g)) if len(g) > 1 else '–'
+
+
+def operands_block(lrun, erun):
+    """The README's table of the general call: per data type, how evenly the layouts and
+    transposes run, a tight leading dimension, two batches against cuBLAS (and CLBlast), and
+    what a fused epilogue or a 16-bit C costs.  lrun: a layouts run, erun: an epilogues run."""
+    lines = ['| %s |' % ('4096³ unless named' if lrun else 'at 4096³') +
+             ''.join(' %s |' % c[3] for c in OPERAND_COLS), '|---|' + '---:|' * len(OPERAND_COLS)]
+    def add(label, cell):
+        lines.append('| %s |' % label + ''.join(' %s |' % cell(*c[:3]) for c in OPERAND_COLS))
+    if lrun:
+        every = [(l, t) for l in ('row', 'col') for t in ('NN', 'NT', 'TN', 'TT')]
+        add('row/col × NN, NT, TN, TT: slowest of fastest', lambda d, a, m: spread(
+            [operand_row(lrun, d, a, '4096', l, t) for l, t in every]))
+        def of_cublas(d, a, m):
+            got = [pct(c['gflops'], cublas_call(lrun, m, '4096', t)) for (l, t), c in
+                   ((lt, operand_row(lrun, d, a, '4096', *lt)) for lt in every) if c]
+            got = sorted((g for g in got if g != '–'), key=lambda x: int(x[:-1]))
+            return '%s–%s' % (got[0], got[-1]) if got else '–'
+        add('the same, of cuBLAS (same transposes)', of_cublas)
+        add('`--ld-pad 0`, 4095³: of the padded run', lambda d, a, m: pct(
+            *[(c and c['gflops']) for c in (operand_row(lrun, d, a, '4095', ld_pad=0),
+                                            operand_row(lrun, d, a, '4095'))]))
+        for b, s in ((64, '512x512x64'), (512, '128x128x64')):
+            def batch_cell(d, a, m, b=b, s=s):
+                c = operand_row(lrun, d, a, s, batch=b)
+                text = pct(c and c['gflops'], cublas_call(lrun, m, s, 'NN', b))
+                return text + (' · %s CLBlast' % ratio(c['vs_clblast'])
+                               if c and d == 'f32' and a == 'auto' else '')
+            add('%d × %s: of cuBLAS `bmm`' % (b, size_text(*map(int, s.split('x')))), batch_cell)
+    if erun:
+        for c_type, epi, label in (('f32', 'bias_gelu', '`--epilogue bias_gelu`'),
+                                   ('bf16', 'none', '`--out bf16`')):
+            def cost(d, a, m, c_type=c_type, epi=epi):
+                plain, c = find(erun.rows, a, '4096', d), find(erun.rows, a, '4096', d, c_type,
+                                                                 epi)
+                return '%+.1f%%' % ((plain['gflops'] / c['gflops'] - 1) * 100) \
+                    if plain and c else '–'
+            add('%s: time against plain' % label, cost)
+    return lines

@@ -14,7 +14,8 @@ Presets (each feeds one table of docs/results.md):
   epilogues    at 4096: fp32 auto and TF32 tensor_core, and bf16 tensor_core, each plain,
                with --epilogue bias_gelu, with a 16-bit C (--out bf16 / f16), and bf16 with
                both (a Linear layer); cuBLAS beside the plain ones
-  readme       quick + progression + tensor: everything the README shows
+  readme       quick + progression + tensor + layouts + epilogues: everything the README
+               shows
   llama        issue #17: Llama-3-8B's projections as a PyTorch Linear (X W^T, --trans NT),
                (N, K) in {6144x4096, 4096x4096, 28672x4096, 4096x14336} x M in {1, 16, 128,
                4096}: fp32 auto, TF32 and tf32x3 (with CLBlast), f16 and bf16 tensor_core; at
@@ -175,7 +176,8 @@ def llama_cases(sizes=None):
 
 PRESETS = {'quick': ['quick'], 'progression': ['progression'], 'tensor': ['tensor'],
            'sizes': ['sizes'], 'layouts': ['layouts'], 'epilogues': ['epilogues'],
-           'readme': ['quick', 'progression', 'tensor'], 'llama': ['llama']}
+           'readme': ['quick', 'progression', 'tensor', 'layouts', 'epilogues'],
+           'llama': ['llama']}
 
 
 def say(text):
