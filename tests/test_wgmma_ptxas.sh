@@ -9,25 +9,7 @@
 #   usage: test_wgmma_ptxas.sh SOURCE_ROOT RETARGET_TOOL   (exit 77 = skipped)
 set -uo pipefail
 root=$1 tool=$2
-clang=$(command -v clang-15 || true)
-ptxas=$(command -v ptxas || ls /usr/local/cuda/bin/ptxas 2>/dev/null || true)
-[ -n "$clang" ] && [ -n "$ptxas" ] || { echo "SKIP: needs clang-15 and ptxas"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-# The OpenCL built-ins clang's nvcl target lacks: tests/ptxas_prelude.h.
-cp "$root/tests/ptxas_prelude.h" "$tmp/prelude.h"
-expand() {  # the host's #include "x.h" expansion, for one file of cl/
-    python3 - "$root/cl" "$1" <<'PY'
-import re, sys
-def expand(name):
-    out = []
-    for line in open(sys.argv[1] + '/' + name):
-        m = re.match(r'\s*#include "([^"]+)"', line)
-        out.append(expand(m.group(1)) + '\n' if m else line)
-    return ''.join(out)
-sys.stdout.write(expand(sys.argv[2]))
-PY
-}
+. "$root/tests/ptxas_common.sh"  # clang, ptxas, $tmp with prelude.h, expand()
 merge() {  # -DKEY=VALUE words, a later KEY replacing an earlier one in place
     printf '%s\n' "$@" | awk -F= 'NF { if (!($1 in at)) keys[at[$1] = ++n] = $1; v[$1] = $0 }
         END { for (i = 1; i <= n; i++) printf "%s%s", (i > 1 ? " " : ""), v[keys[i]] }'
