@@ -138,8 +138,9 @@ int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float 
 /* Split-K (splitk.c).  splitk_create builds the reduction for a plan with SPLITK > 1 with the
  * defines of C's type and epilogue (the plan's kernel is built without them); splitk_slices
  * gives the slices K is cut into (0: the plan does not split; else at least 1, every problem
- * of a split plan goes through the reduction) and their length; splitk_enqueue runs the sliced GEMM and the reduction into C (first: the first
- * command's event, last: the reduction's; call gemm_scratch_begin first). */
+ * of a split plan goes through the reduction) and their length; splitk_enqueue runs the
+ * sliced GEMM and the reduction into C (first: the first command's event, last: the
+ * reduction's; call gemm_scratch_begin first). */
 int splitk_create(gemm_plan *plan, cl_context ctx, const device_info *dev,
                   const char *build_defines, char **log, errbuf *e);
 void splitk_release(gemm_plan *plan);

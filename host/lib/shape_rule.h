@@ -13,10 +13,10 @@
  * purpose ("auto" for fp32 auto, else the purpose name), element type and layout of B
  * (trans "NN": B stored K x N, "NT": N x K, "any"), the one with the smallest m_max >= M;
  * M beyond every m_max keeps the default choice (so 4096^3 does not change).  A class is of
- * skinny shapes, where a rule was measured: N at least 4 x m_max (a 100^3 problem keeps the
- * choice tuned for its size, although M <= 128).  The rule's
- * split: where its kernel's M x N tiles are fewer than split_per_cu x compute units, K is cut
- * into S = ceil(that / tiles) slices, at most K / split_kmin of them (and 32). */
+ * skinny shapes, as its rule was measured: N at least 4 x m_max (a 100^3 problem keeps the
+ * choice tuned for its size, although M <= 128).  The rule's split: where its kernel's M x N
+ * tiles are fewer than split_per_cu x compute units, K is cut into S = ceil(that / tiles)
+ * slices, at most K / split_kmin of them (and 32). */
 #ifndef CLGEMM_SHAPE_RULE_H
 #define CLGEMM_SHAPE_RULE_H
 
