@@ -316,7 +316,9 @@ def run_preset(preset, args, device, base):
     started = datetime.datetime.now(datetime.timezone.utc)
     meta = {'preset': preset, 'date': started.strftime('%Y-%m-%d'),
             'started': started.isoformat(timespec='seconds'), **device,
-            'clblast_version': clblast_version(), 'git_commit': git('rev-parse', 'HEAD') or None,
+            'clblast_version': clblast_version(),
+            # the GPU machine's copy of .git may be stale: bench/device_session.sh says which
+            'git_commit': os.environ.get('CLGEMM_GIT_COMMIT') or git('rev-parse', 'HEAD') or None,
             'git_dirty': bool(git('status', '--porcelain', '--untracked-files=no'))
             if git('rev-parse', 'HEAD') else None,
             'command': shlex.join([os.path.relpath(sys.argv[0], ROOT)] + sys.argv[1:]),

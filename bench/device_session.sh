@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# One command on the GPU machine (the `device` tool's run, carrying .gpu/): OpenCL and CLBlast
+# from the Debian packages in .gpu/ (../shared/device/README.md), a release build, then each
+# step named on the command line, in order.  Everything lands under $OUT: results.tar.gz (the
+# bench/results folders, a tuning file), one log per step, times.txt.
+#
+#   tune[:PURPOSES]  tools/tune.py --rules (PURPOSES as its --purposes, ',' or '+' between
+#                    them) into $OUT/tuning.json, started from the shipped tuning/ file; the
+#                    later steps run with it (CLGEMM_TUNING_FILE)
+#   tests            test_correctness quick and skinny, test_layouts, test_splitk_repro on the GPU
+#   PRESET           bench/run.py PRESET (readme, llama, layouts, ...)
+#
+# usage (here first: git rev-parse HEAD > .gpu/commit, as the device's copy of .git may be
+# stale; meta.json then names that commit):
+#   bash bench/device_session.sh [--budget SECONDS] STEP...
+# DEVICE (default nvidia) is the --device of every step (pocl tries the flow on a CPU).
+# A step is not started after --budget seconds (default 540: the device tool stops a command
+# at 600); what ran is kept.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+budget=540
+[ "${1:-}" = --budget ] && { budget=$2; shift 2; }
+[ $# -gt 0 ] || { echo "usage: $0 [--budget SECONDS] STEP..." >&2; exit 2; }
+out=${OUT:-/tmp/device_out}
+mkdir -p "$out" /tmp/device_results
+t0=$(date +%s)
+elapsed() { echo $(( $(date +%s) - t0 )); }
+# shellcheck disable=SC1091
+source .gpu/setup.sh
+[ -f .gpu/commit ] && export CLGEMM_GIT_COMMIT=$(cat .gpu/commit)
+if ! { meson setup build-gpu --buildtype=release && meson compile -C build-gpu; } \
+        > "$out/build.log" 2>&1; then
+    tail -30 "$out/build.log"; exit 1
+fi
+echo "build $(elapsed) s" | tee "$out/times.txt"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/gpu.txt" 2>&1
+clgemm=build-gpu/clgemm
+device=${DEVICE:-nvidia}
+status=0
+for step in "$@"; do
+    if [ "$(elapsed)" -ge "$budget" ]; then
+        echo "skipped $step: the budget of $budget s is spent" | tee -a "$out/times.txt"
+        continue
+    fi
+    left=$(( budget + 50 - $(elapsed) ))
+    log="$out/${step//[:,+]/_}.log"
+    case $step in
+    tune*)
+        purposes=${step#tune}; purposes=${purposes#:}
+        cp "tuning/nvidia-h100.json" "$out/tuning.json"
+        timeout "$left" python3 tools/tune.py --rules --clgemm "$clgemm" --device "$device" \
+            --out "$out/tuning.json" --time-limit $(( left - 30 )) \
+            ${purposes:+--purposes "${purposes//+/,}"} > "$log" 2>&1 || status=1
+        export CLGEMM_TUNING_FILE="$out/tuning.json" ;;
+    tests)
+        export CLGEMM_TEST_DEVICE=$device
+        { for mode in quick skinny; do timeout "$left" build-gpu/tests/test_correctness $mode; done
+          timeout "$left" build-gpu/tests/test_layouts
+          timeout "$left" build-gpu/tests/test_splitk_repro; } > "$log" 2>&1 || status=1
+        unset CLGEMM_TEST_DEVICE ;;
+    *)
+        timeout "$left" python3 bench/run.py "$step" --clgemm "$clgemm" --device "$device" \
+            --out /tmp/device_results > "$log" 2>&1 || status=1 ;;
+    esac
+    echo "$step done at $(elapsed) s" | tee -a "$out/times.txt"
+done
+tar -C /tmp/device_results -czf "$out/results.tar.gz" .
+exit $status
