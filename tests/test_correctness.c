@@ -301,18 +301,6 @@ int main(int argc, char **argv)
     }
     if (m == SKINNY)
         return skinny_main(argc > 2 && strcmp(argv[2], "full") == 0);
-    const char *spec = getenv("CLGEMM_TEST_DEVICE");
-    if (!spec || !*spec)
-        spec = "pocl";
-    const clgemm_device_desc *devices;
-    size_t ndevices, picked[64], npicked = 0;
-    if (clgemm_devices(&devices, &ndevices) != CLGEMM_SUCCESS || ndevices > 64 ||
-        clgemm_select_devices(spec, picked, &npicked) != CLGEMM_SUCCESS) {
-        fprintf(stderr, "test_correctness: %s\n", clgemm_last_error());
-        return 1;
-    }
-    printf("device: %s (%s)\n", devices[picked[0]].name, devices[picked[0]].platform_name);
-
     /* Every algorithm of the library plus the baseline, or those named. */
     const char *algos[64];
     size_t nalgos = 0;
@@ -352,12 +340,9 @@ int main(int argc, char **argv)
         }
     }
 
-    errbuf e = { "" };
-    session *s = session_open(picked[0], &e);
-    if (!s) {
-        fprintf(stderr, "test_correctness: %s\n", e.msg);
+    session *s;
+    if (open_session(&s) != 0)
         return 1;
-    }
     const gemm_shape *sizes = m == QUICK ? quick_sizes : m == FULL ? full_sizes : ksweep_sizes;
     const size_t nsizes = m == QUICK ? sizeof quick_sizes / sizeof quick_sizes[0]
                           : m == FULL ? sizeof full_sizes / sizeof full_sizes[0]
