@@ -4,16 +4,18 @@
 # step named on the command line, in order.  Everything lands under $OUT: results.tar.gz (the
 # bench/results folders, a tuning file), one log per step, times.txt.
 #
-#   tune[:PURPOSES]  tools/tune.py --rules (PURPOSES as its --purposes, ',' or '+' between
-#                    them) into $OUT/tuning.json, started from the shipped tuning/ file; the
-#                    later steps run with it (CLGEMM_TUNING_FILE)
+#   tune[:PURPOSES][@CLASSES]  tools/tune.py --rules (PURPOSES as its --purposes, CLASSES as
+#                    its --classes, ',' or '+' between them) into $OUT/tuning.json, started
+#                    from the shipped tuning/ file; the later steps run with it
+#                    (CLGEMM_TUNING_FILE)
 #   tests            test_correctness quick and skinny, test_layouts, test_splitk_repro on the GPU
 #   PRESET           bench/run.py PRESET (readme, llama, layouts, ...)
 #
 # usage (here first: git rev-parse HEAD > .gpu/commit, as the device's copy of .git may be
 # stale; meta.json then names that commit):
 #   bash bench/device_session.sh [--budget SECONDS] STEP...
-# DEVICE (default nvidia) is the --device of every step (pocl tries the flow on a CPU).
+# DEVICE (default nvidia) is the --device of every step (pocl tries the flow on a CPU);
+# TUNE_LIMIT caps the tune step's seconds (default: all the budget left), so that later steps run.
 # A step is not started after --budget seconds (default 540: the device tool stops a command
 # at 600); what ran is kept.
 set -uo pipefail
@@ -43,14 +45,16 @@ for step in "$@"; do
         continue
     fi
     left=$(( budget + 50 - $(elapsed) ))
-    log="$out/${step//[:,+]/_}.log"
+    log="$out/${step//[:,+@]/_}.log"
     case $step in
     tune*)
         purposes=${step#tune}; purposes=${purposes#:}
+        classes=; [[ $purposes == *@* ]] && { classes=${purposes#*@}; purposes=${purposes%@*}; }
         cp "tuning/nvidia-h100.json" "$out/tuning.json"
         timeout "$left" python3 tools/tune.py --rules --clgemm "$clgemm" --device "$device" \
-            --out "$out/tuning.json" --time-limit $(( left - 30 )) \
-            ${purposes:+--purposes "${purposes//+/,}"} > "$log" 2>&1 || status=1
+            --out "$out/tuning.json" --time-limit "${TUNE_LIMIT:-$(( left - 30 ))}" \
+            ${purposes:+--purposes "${purposes//+/,}"} ${classes:+--classes "${classes//+/,}"} \
+            > "$log" 2>&1 || status=1
         export CLGEMM_TUNING_FILE="$out/tuning.json" ;;
     tests)
         export CLGEMM_TEST_DEVICE=$device
