@@ -6,9 +6,10 @@
 #
 #   tune[:PURPOSES][@CLASSES]  tools/tune.py --rules (PURPOSES as its --purposes, CLASSES as
 #                    its --classes, ',' or '+' between them) into $OUT/tuning.json, started
-#                    from the shipped tuning/ file; the later steps run with it
-#                    (CLGEMM_TUNING_FILE)
-#   tests            test_correctness quick and skinny, test_layouts, test_splitk_repro on the GPU
+#                    from the shipped tuning/ file (a second tune step adds to the first's);
+#                    the later steps run with it (CLGEMM_TUNING_FILE)
+#   test:NAME        build-gpu/tests/test_NAME alone
+#   tests            test_correctness quick and skinny, test_layouts, test_bitwise on the GPU
 #   PRESET           bench/run.py PRESET (readme, llama, layouts, ...)
 #
 # usage (here first: git rev-parse HEAD > .gpu/commit, as the device's copy of .git may be
@@ -50,17 +51,20 @@ for step in "$@"; do
     tune*)
         purposes=${step#tune}; purposes=${purposes#:}
         classes=; [[ $purposes == *@* ]] && { classes=${purposes#*@}; purposes=${purposes%@*}; }
-        cp "tuning/nvidia-h100.json" "$out/tuning.json"
+        [ -f "$out/tuning.json" ] || cp "tuning/nvidia-h100.json" "$out/tuning.json"
         timeout "$left" python3 tools/tune.py --rules --clgemm "$clgemm" --device "$device" \
             --out "$out/tuning.json" --time-limit "${TUNE_LIMIT:-$(( left - 30 ))}" \
             ${purposes:+--purposes "${purposes//+/,}"} ${classes:+--classes "${classes//+/,}"} \
             > "$log" 2>&1 || status=1
         export CLGEMM_TUNING_FILE="$out/tuning.json" ;;
+    test:*)
+        CLGEMM_TEST_DEVICE=$device timeout "$left" "build-gpu/tests/test_${step#test:}" \
+            > "$log" 2>&1 || status=1 ;;
     tests)
         export CLGEMM_TEST_DEVICE=$device
         { for mode in quick skinny; do timeout "$left" build-gpu/tests/test_correctness $mode; done
           timeout "$left" build-gpu/tests/test_layouts
-          timeout "$left" build-gpu/tests/test_splitk_repro; } > "$log" 2>&1 || status=1
+          timeout "$left" build-gpu/tests/test_bitwise; } > "$log" 2>&1 || status=1
         unset CLGEMM_TEST_DEVICE ;;
     *)
         timeout "$left" python3 bench/run.py "$step" --clgemm "$clgemm" --device "$device" \

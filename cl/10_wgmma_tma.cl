@@ -41,6 +41,10 @@
  * on the way, and with PACKA = 1 A likewise; the kernel is then the 16-bit one with 4-byte
  * values, both operands K-major (B^T's box: BN rows x BK values).  With PACKA = 0 the tensor
  * core truncates A as given (faster, a larger error bound).  The pre-pass is timed with it.
+ * Where M is small the pre-pass costs more than the GEMM: it reads and writes all of B, which
+ * the GEMM then reads once more.  PACKA / PACKB = 2 read an operand stored K-major where it
+ * lies, and the consumers round each slice to tf32 in local memory before their wgmmas read
+ * it: the same values as the pre-pass's, for some local-memory traffic per slice.
  *
  * tf32x3 (SPLIT = 1): x = hi + lo, hi = tf32(x), lo = tf32(x - hi), and a * b ~ a_lo * b_hi +
  * a_hi * b_lo + a_hi * b_hi.  The pre-pass writes the residuals in the rows below the values
@@ -68,7 +72,9 @@
  *   GM       bands of GM block rows, walked column by column (1: as launched)
  *   SPLIT    DTYPE 0 only; 1: tf32x3 on the packed hi / lo halves
  *   PROMOTE  with SPLIT: slices per chain summed from zero before the fp32 add (64 k)
- *   PACKA    DTYPE 0 only; 1: A rounded by the pre-pass, 0: as given (the host reads it)
+ *   PACKA    DTYPE 0 only; 1: A rounded by the pre-pass, 0: as given (the tensor core
+ *            truncates it), 2: as given, rounded in local memory (where the host can)
+ *   PACKB    the same for B, less 0 (tf32t's error bound allows one truncated operand)
  * The defaults, per form (the registry's; BM 128; PACKA 1; local memory per group last):
  *            BN   BK  WGN  STAGES  INFLIGHT  GM
  *   16-bit  256   64  256     3       0      32    144 KiB
@@ -111,6 +117,10 @@
 #ifndef PACKA
 #define PACKA 1
 #endif
+#ifndef PACKB
+#define PACKB 1
+#endif
+#define ROUND_LOCAL (DTYPE == 0 && (PACKA == 2 || PACKB == 2))
 #ifndef PROMOTE
 #define PROMOTE (SPLIT * (64 / BK > 1 ? 64 / BK : 1))
 #endif
@@ -204,12 +214,18 @@ typedef ushort elem_t;
 #define A_BYTES (A_BOX * (1 + SPLIT))      /* A's boxes (with SPLIT: its hi, then its lo box) */
 #define B_BYTES (B_BOXES * B_BOX * (1 + SPLIT))
 #define STAGE_BYTES (A_BYTES + B_BYTES)
+/* PACKA / PACKB = 2: the bytes of a slot rounded in local memory (A's box, then B's) */
+#define ROUND_FROM (PACKA == 2 ? 0 : A_BYTES)
+#define ROUND_BYTES ((PACKB == 2 ? STAGE_BYTES : A_BYTES) - ROUND_FROM)
 
 #if DTYPE != 0 && DTYPE != 1 && DTYPE != 2
 #error "gemm_wgmma_tma: DTYPE must be 0 (fp32 as TF32), 1 (f16) or 2 (bf16)"
 #endif
-#if SPLIT && (DTYPE != 0 || !PACKA)
-#error "gemm_wgmma_tma: SPLIT (tf32x3) needs DTYPE 0 and PACKA 1 (both operands packed)"
+#if SPLIT && (DTYPE != 0 || PACKA != 1 || PACKB != 1)
+#error "gemm_wgmma_tma: SPLIT (tf32x3) needs DTYPE 0 and PACKA 1 and PACKB 1 (both packed)"
+#endif
+#if PACKA < 0 || PACKA > 2 || PACKB < 1 || PACKB > 2 || (DTYPE != 0 && (PACKA != 1 || PACKB != 1))
+#error "gemm_wgmma_tma: PACKA is 0, 1 or 2, PACKB 1 or 2, and only for DTYPE 0 (TF32)"
 #endif
 #if BM != 64 && BM != 128
 #error "gemm_wgmma_tma: BM must be 64 or 128 (one or two consumer warpgroups)"
@@ -391,6 +407,12 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
     for (int i = 0; i < slices; ++i) {
         const int s = i % STAGES;
         TMA_WAIT(full0 + 8u * s, (uint)((i / STAGES) & 1));
+#if ROUND_LOCAL /* every consumer rounds a share of the slot; wgmma reads it by the async proxy */
+        tf32_round_local((__local float4 *)(wgmma_arena_w_ + s * STAGE_BYTES + ROUND_FROM),
+                         ROUND_BYTES / 16, tid, CONSUMERS * WGMMA_THREADS);
+        WGMMA_PROXY_FENCE();
+        asm volatile("bar.sync 1, %0;" ::"r"(CONSUMERS * WGMMA_THREADS) : "memory");
+#endif
         TMA_SLICE_MMA(wgmma_base_ + (uint)(s * STAGE_BYTES));
         /* At most the wgmmas of this slice and of the INFLIGHT - 1 before it still run:
          * slice i - INFLIGHT's slot is free. */
@@ -409,6 +431,11 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
         barrier(CLK_LOCAL_MEM_FENCE);
         TMA_COPY_SLICE(i, dst);
         barrier(CLK_LOCAL_MEM_FENCE);
+#if ROUND_LOCAL
+        tf32_round_local((__local float4 *)(wgmma_arena_w_ + (i % STAGES) * STAGE_BYTES +
+                                            ROUND_FROM), ROUND_BYTES / 16, tid, TMA_THREADS);
+        barrier(CLK_LOCAL_MEM_FENCE);
+#endif
         if (wg < CONSUMERS) {
             TMA_SLICE_MMA(dst);
             if (TMA_CHAIN_CLOSES(i))

@@ -22,7 +22,8 @@ u9="-DBM=64 -DBN=256 -DWGN=256 -DBK=16 -DSTAGES=4 -DWAIT=1 -DSWZ=0"
 t10="-DBM=64 -DBN=256 -DWGN=256 -DBK=16 -DSTAGES=4 -DINFLIGHT=1"
 # "wg:" entries are cl/09_wgmma.cl (cp.async, m64nNk16, DTYPE 1 f16 / 2 bf16), "tma:" entries
 # cl/10_wgmma_tma.cl (TMA copies, mbarriers, producer warp; DTYPE 0 is TF32 on the packed
-# operands, SPLIT=1 tf32x3, PACKA only tells the host whether to round A).  Step 9's registry
+# operands, SPLIT=1 tf32x3; PACKA / PACKB = 2 round
+# slices in local memory, 0 and 1 only tell the host what to pack).  Step 9's registry
 # default first: two warpgroups on 128 x 128, 32-deep 64-byte swizzled slices two deep.  The
 # last three store a 16-bit C through a fused epilogue (cl/epilogue.h).
 for params in "wg:" "wg:-DDTYPE=2" "wg:$u9" "wg:$u9 -DDTYPE=2" "wg:$u9 -DWAIT=0 -DSTAGES=3" \
@@ -40,6 +41,8 @@ for params in "wg:" "wg:-DDTYPE=2" "wg:$u9" "wg:$u9 -DDTYPE=2" "wg:$u9 -DWAIT=0 
         "tma:$t10 -DDTYPE=0 -DBM=128 -DBN=128 -DWGN=128 -DBK=8 -DSTAGES=5" \
         "tma:$t10 -DDTYPE=0 -DBM=128 -DBK=8 -DSTAGES=3 -DPACKA=0" \
         "tma:$t10 -DDTYPE=0 -DBN=64 -DWGN=64 -DBK=32 -DSTAGES=2" \
+        "tma:$t10 -DDTYPE=0 -DBN=64 -DWGN=64 -DBK=32 -DSTAGES=2 -DPACKA=2 -DPACKB=2" \
+        "tma:$t10 -DDTYPE=0 -DBM=128 -DBN=64 -DWGN=64 -DBK=16 -DSTAGES=3 -DPACKB=2" \
         "tma:$t10 -DDTYPE=0 -DSPLIT=1 -DBN=64 -DWGN=64 -DBK=16 -DSTAGES=2" \
         "tma:$t10 -DDTYPE=0 -DSPLIT=1 -DBM=128 -DBN=64 -DWGN=64 -DBK=8 -DSTAGES=2 -DINFLIGHT=0" \
         "wg:-DDTYPE=2 -DGEMM_CTYPE=2 -DGEMM_EPILOGUE=5" \

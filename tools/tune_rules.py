@@ -28,6 +28,7 @@ SHAPES_SMALL_M = [(4096, 4096), (16384, 4096), (4096, 16384)]
 SHAPES = [(4096, 4096), (16384, 4096)]
 SPLITS = [1, 2, 4, 8, 16]
 KSLICE_MIN = 256
+ALGOS_PER_RUN = 48  # clgemm takes at most 48 --algo per process
 
 SKINNY = {  # per class: step 11's parameter sets worth trying (B stored N x K / K x N)
     'NT': ['WG=256,KT=128,RN=4,UNROLL=2', 'WG=256,KT=64,RN=2,UNROLL=4',
@@ -57,7 +58,12 @@ TENSOR = {
              ('wgmma_tma', 'BM=64,BN=64,WGN=64,STAGES=8', True), ('mma', '', True)],
     'f32': [('wgmma_tma', '', True), ('wgmma_tma', 'BM=128,BN=128,WGN=128,STAGES=5', True),
             ('wgmma_tma', 'BM=64,BN=128,WGN=128,STAGES=6', True),
-            ('wgmma_tma', 'BM=64,BN=64,WGN=64,STAGES=8', True), ('mma', '', True)],
+            ('wgmma_tma', 'BM=64,BN=64,WGN=64,STAGES=8', True), ('mma', '', True)]
+    # TF32 without the pre-pass where the operands lie K-major (rounded in local memory):
+    # at small M the pre-pass's pass over all of B costs more than the GEMM.
+    + [('wgmma_tma', t + ',PACKA=2,PACKB=2', True) for t in
+       ('BM=128,BN=128,WGN=128,STAGES=5', 'BM=64,BN=128,WGN=128,STAGES=6',
+        'BM=64,BN=64,WGN=64,STAGES=8')],
 }
 TENSOR['f16'] = TENSOR['bf16']
 
@@ -112,7 +118,12 @@ def tune_class(args, purpose, cdtype, rdtype, bases, trans, m_max, M, cus):
                 name = '%s:%s' % (algo, extra) if extra else algo
                 algos.append(name)
                 what[name] = (algo, params, S)
-        res, ms = run(args, '%dx%dx%d' % (M, N, K), trans, cdtype, algos)
+        res, ms = None, {}
+        for at in range(0, len(algos), ALGOS_PER_RUN):
+            part, part_ms = run(args, '%dx%dx%d' % (M, N, K), trans, cdtype,
+                                algos[at:at + ALGOS_PER_RUN])
+            res = res or part
+            ms.update(part_ms)
         for name, t in ms.items():
             algo, params, S = what[name]
             bn, bm = bn_of(algo, params, trans, rdtype)

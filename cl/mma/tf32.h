@@ -25,6 +25,13 @@ inline float4 tf32_round4(const float4 v)
     return (float4)(tf32_round(v.x), tf32_round(v.y), tf32_round(v.z), tf32_round(v.w));
 }
 
+/* count float4s of local memory rounded in place, shared by n work-items (this one: id). */
+inline void tf32_round_local(__local float4 *p, const int count, const int id, const int n)
+{
+    for (int i = id; i < count; i += n)
+        p[i] = tf32_round4(p[i]);
+}
+
 inline float tf32_truncate(const float x)
 {
     return as_float(as_uint(x) & 0xffffe000u);

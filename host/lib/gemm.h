@@ -57,9 +57,10 @@ typedef struct gemm_plan {
     /* Step 10: TMA tensor maps, filled in on the device by set_maps (emulated: unused). */
     bool tma_emulated;
     cl_kernel set_maps;
-    /* PREPASS_TF32_PACK: B^T, and with pack_a A, rounded to tf32 into scratch buffers;
-     * split (SPLIT=1, tf32x3) writes hi and lo halves. */
-    bool pack_a, split;
+    /* PREPASS_TF32_PACK: with pack_a A, with pack_b B^T, rounded to tf32 into scratch
+     * buffers (and every operand the kernel cannot read in place); split (SPLIT=1, tf32x3)
+     * writes hi and lo halves. */
+    bool pack_a, pack_b, split;
     cl_kernel pack_bt, round_a;
     struct plan_scratch *scratch; /* their buffers, reused on the same in-order queue */
     /* SPLITK > 1: K in slices, a batched launch over them and a reduction (splitk.c). */

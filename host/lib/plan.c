@@ -16,9 +16,9 @@ static const char *precision_of(const variant *v, const params *p, clgemm_dtype 
         return clgemm_dtype_name(dtype);
     if (params_get(p, "SPLIT", 0) != 0)
         return "tf32x3";
-    /* Without PACKA the pre-pass rounds only B^T: wgmma reads A from local memory as fp32
-     * and drops its low 13 bits. */
-    if (v->prepass == PREPASS_TF32_PACK && params_get(p, "PACKA", 0) == 0)
+    /* PACKA = 0: wgmma reads A from local memory as fp32 and drops its low 13 bits (1 and 2
+     * round it, by the pre-pass or in local memory; B is always rounded). */
+    if (v->prepass == PREPASS_TF32_PACK && params_get(p, "PACKA", 1) == 0)
         return "tf32t";
     return v->precision;
 }
@@ -182,7 +182,9 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
     plan->precision = precision_of(v, &plan->params, dtype);
     plan->split = v->prepass == PREPASS_TF32_PACK && params_get(&plan->params, "SPLIT", 0) != 0;
     plan->pack_a = plan->split || (v->prepass == PREPASS_TF32_PACK &&
-                                   params_get(&plan->params, "PACKA", 0) != 0);
+                                   params_get(&plan->params, "PACKA", 1) == 1);
+    plan->pack_b = plan->split || (v->prepass == PREPASS_TF32_PACK &&
+                                   params_get(&plan->params, "PACKB", 1) == 1);
     if (!build)
         return PLAN_OK;
 

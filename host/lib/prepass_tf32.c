@@ -7,13 +7,22 @@
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
-/* A is packed when PACKA or SPLIT asks for it, and always when stored transposed (the pass
- * transposes it) or when the tensor map could not read it in place (its rows, or its
- * problems, not on 16 bytes). */
+/* An operand is packed when PACKA / PACKB or SPLIT asks for it, and always when it is not
+ * stored K-major (the pass transposes it: A stored K x M, B stored K x N) or when the tensor
+ * map could not read it in place (its rows, or its problems, not on 16 bytes). */
+static bool packs(bool asked, bool k_major, gemm_operand X, int stride, const gemm_batch *batch)
+{
+    return asked || !k_major || ((X.off | X.ld) & 3) || (batch->count > 1 && (stride & 3));
+}
+
 static bool packs_a(const gemm_plan *plan, gemm_operand A, const gemm_batch *batch)
 {
-    return plan->pack_a || A.trans || ((A.off | A.ld) & 3) ||
-           (batch->count > 1 && (batch->stride[0] & 3));
+    return packs(plan->pack_a, !A.trans, A, batch->stride[0], batch);
+}
+
+static bool packs_b(const gemm_plan *plan, gemm_operand B, const gemm_batch *batch)
+{
+    return packs(plan->pack_b, B.trans, B, batch->stride[1], batch);
 }
 
 /* Rows of K rounded up to 4 values (16 bytes, as the tensor maps need); tf32x3 (split) keeps
@@ -31,18 +40,21 @@ int tf32_prepass_buffers(const gemm_plan *plan, cl_command_queue q, gemm_shape s
     const size_t planes_a = batch->stride[0] ? (size_t)batch->count : 1;
     const size_t planes_b = batch->stride[1] ? (size_t)batch->count : 1;
     *kernel_batch = *batch;
-    cl_mem bt = gemm_scratch_get(plan, q, SCRATCH_TF32_BT, planes_b * plane_b * sizeof(float), e);
-    if (!bt)
-        return -1;
-    kernel_batch->stride[1] = batch->stride[1] ? (int)plane_b : 0;
-    cl_mem ar = NULL;
+    cl_mem bt = NULL, ar = NULL;
+    if (packs_b(plan, *B, batch)) {
+        bt = gemm_scratch_get(plan, q, SCRATCH_TF32_BT, planes_b * plane_b * sizeof(float), e);
+        if (!bt)
+            return -1;
+        kernel_batch->stride[1] = batch->stride[1] ? (int)plane_b : 0;
+    }
     if (packs_a(plan, *A, batch)) {
         ar = gemm_scratch_get(plan, q, SCRATCH_TF32_A, planes_a * plane_a * sizeof(float), e);
         if (!ar)
             return -1;
         kernel_batch->stride[0] = batch->stride[0] ? (int)plane_a : 0;
     }
-    *B = (gemm_operand){ bt, 0, ldp, false };
+    if (bt)
+        *B = (gemm_operand){ bt, 0, ldp, false };
     if (ar)
         *A = (gemm_operand){ ar, 0, ldp, false };
     return 0;
@@ -106,6 +118,8 @@ int tf32_prepass_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s
             return -1;
         first = NULL;
     }
+    if (!packs_b(plan, B, batch))
+        return 0;
     return B.trans ? pass(plan, q, false, s.N, s.K, B, packed_b, batch->stride[1],
                           kernel_batch->stride[1], planes_b, first, e)
                    : pass(plan, q, true, s.K, s.N, B, packed_b, batch->stride[1],

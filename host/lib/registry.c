@@ -31,7 +31,7 @@ static const algo_def algorithms[] = {
     { { "wgmma", "Hopper warpgroup MMA on operands in local memory, fed by cp.async (16-bit data)",
         "BM=128 BN=128 BK=32 WGN=128 STAGES=2 WAIT=0 SWZ=64", 8, "f16", 9 }, NULL, 0, false },
     { { "wgmma_tma", "Hopper: TMA copies and an mbarrier ring feed wgmma, one producer warp",
-        "BM=128 BN=256 BK=32 WGN=256 STAGES=4 GM=16 PACKA=1", 1, "tf32", 10 }, NULL, 0, false },
+        "BM=128 BN=256 BK=32 WGN=256 STAGES=4 GM=16 PACKA=1 PACKB=1", 1, "tf32", 10 }, NULL, 0, false },
     { { "skinny", "small M: B streamed once with 16-byte loads, K spread over work-items",
         SKINNY, 4, "fp32", 11 }, NULL, 0, true },
     { { "tensor_core", "the fastest matrix-unit path for the data's precision on this device",
@@ -58,7 +58,7 @@ static const algo_def algorithms[] = {
 #define VENDOR_F32 "BM=128 BN=128 BK=16 TM=16 TN=4"
 #define WGMMA_16 "BM=128 BN=128 BK=32 WGN=128 STAGES=2 WAIT=0 SWZ=64"
 #define TMA_16 "BM=128 BN=256 BK=64 WGN=256 STAGES=3 INFLIGHT=0 GM=32"
-#define TMA_F32 "BM=128 BN=256 BK=32 WGN=256 STAGES=4 GM=16 PACKA=1"
+#define TMA_F32 "BM=128 BN=256 BK=32 WGN=256 STAGES=4 GM=16 PACKA=1 PACKB=1"
 
 static const variant variants[] = {
     SIMT("naive", "01_naive.cl", "gemm_naive", "BM=16 BN=16", "", LAUNCH_TILE_ROWS, 1),

@@ -1,8 +1,16 @@
-/* Split-K sums in another order than one pass over K, but in a fixed one: the same call must
- * give the same C bit for bit at every run (no atomics, no order left to the scheduler).  Each
- * form below runs the same problem five times into fresh C buffers (NaN first) and the
- * results must be equal byte for byte; a split that leaves a shorter last slice and B stored
- * both ways are among them.  Device: $CLGEMM_TEST_DEVICE, else PoCL. */
+/* Results that must be equal bit for bit.
+ *
+ * 1. Split-K sums in another order than one pass over K, but in a fixed one: the same call
+ *    must give the same C at every run (no atomics, no order left to the scheduler).  Each
+ *    form runs the same problem five times into fresh C buffers (NaN first); a split that
+ *    leaves a shorter last slice and B stored both ways are among them.
+ * 2. Step 10's TF32 operands rounded in local memory (PACKA / PACKB = 2) against the same
+ *    tile fed by the rounding pre-pass (1): the same tf32 values reach the same wgmmas in the
+ *    same order, so C must not differ by one bit.  The planted counterpart, A truncated by
+ *    the tensor core (PACKA = 0), must differ: the inputs have low bits that rounding and
+ *    truncation treat differently, so an operand left unrounded cannot pass.
+ * Device: $CLGEMM_TEST_DEVICE, else PoCL (whose matrix units need CLGEMM_EMULATE_MATRIX=1). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +19,13 @@
 
 #define RUNS 5
 
-static int run_form(clgemm_context *ctx, const char *form, clgemm_op op_b, clgemm_dtype t)
+/* M x N x K: 1000 = 3 x 256 + 232 with SPLITK=4; M > BM of the skinny forms. */
+enum { M = 17, N = 45, K = 1000 };
+
+/* Runs form RUNS times (each equal to the first, or a failure line); c0 receives C. */
+static int run_form(clgemm_context *ctx, const char *form, clgemm_op op_b, clgemm_dtype t,
+                    float *c0)
 {
-    const size_t M = 17, N = 45, K = 1000; /* 1000 = 3 x 256 + 232 with SPLITK=4; M > BM */
     const size_t elem = t == CLGEMM_F32 ? 4 : 2;
     cl_context cl = clgemm_cl_context(ctx);
     cl_command_queue q = clgemm_cl_queue(ctx);
@@ -59,6 +71,7 @@ static int run_form(clgemm_context *ctx, const char *form, clgemm_op op_b, clgem
     if (!bad)
         printf("ok   %-40s %s %-4s %d runs, equal bit for bit\n", form,
                op_b == CLGEMM_OP_T ? "NT" : "NN", clgemm_dtype_name(t), RUNS);
+    memcpy(c0, c[0], M * N * sizeof(float));
     for (int r = 0; r < RUNS; r++)
         free(c[r]);
     free(a);
@@ -73,17 +86,45 @@ int main(void)
     const char *spec = getenv("CLGEMM_TEST_DEVICE");
     clgemm_context *ctx;
     if (clgemm_open(spec && *spec ? spec : "pocl", &ctx) != CLGEMM_SUCCESS) {
-        fprintf(stderr, "test_splitk_repro: %s\n", clgemm_last_error());
+        fprintf(stderr, "test_bitwise: %s\n", clgemm_last_error());
         return 1;
     }
     static const char *const forms[] = { "skinny:BM=16,RN=4,SPLITK=4", "warp_tiled:SPLITK=4" };
     static const clgemm_dtype types[] = { CLGEMM_F32, CLGEMM_BF16 };
+    static float c[M * N], same[M * N];
     int failed = 0;
     for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++)
         for (int nt = 0; nt <= 1; nt++)
             for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
                 if (clgemm_algorithm_has_dtype(forms[f], types[t]))
-                    failed += run_form(ctx, forms[f], nt ? CLGEMM_OP_T : CLGEMM_OP_N, types[t]);
+                    failed += run_form(ctx, forms[f], nt ? CLGEMM_OP_T : CLGEMM_OP_N, types[t],
+                                       c);
+    /* Part 2: with B stored N x K both operands are read in place (lds of 1000 values lie on
+     * 16 bytes); stored K x N, B goes through the pre-pass whatever PACKB says. */
+#define TILE "wgmma_tma:BM=64,BN=64,WGN=64,STAGES=4"
+    static const char *const pairs[][2] = {
+        { TILE, TILE ",PACKA=2,PACKB=2" }, { TILE, TILE ",PACKB=2" }, { TILE, TILE ",PACKA=2" },
+        { TILE ",SPLITK=2", TILE ",PACKA=2,PACKB=2,SPLITK=2" },
+    };
+    for (int nt = 0; nt <= 1; nt++) {
+        const clgemm_op op = nt ? CLGEMM_OP_T : CLGEMM_OP_N;
+        const char *tn = nt ? "NT" : "NN";
+        for (size_t f = 0; f < sizeof pairs / sizeof pairs[0]; f++) {
+            failed += run_form(ctx, pairs[f][0], op, CLGEMM_F32, c);
+            failed += run_form(ctx, pairs[f][1], op, CLGEMM_F32, same);
+            const bool equal = memcmp(c, same, sizeof c) == 0;
+            printf("%s %s %s: %s %s\n", equal ? "ok  " : "FAIL", pairs[f][1], tn,
+                   equal ? "equal bit for bit to" : "differs from", pairs[f][0]);
+            failed += !equal;
+        }
+        failed += run_form(ctx, TILE, op, CLGEMM_F32, c);
+        failed += run_form(ctx, TILE ",PACKA=0", op, CLGEMM_F32, same);
+        const bool differs = memcmp(c, same, sizeof c) != 0;
+        printf("%s planted: " TILE ",PACKA=0 (A truncated) %s %s\n", differs ? "ok  " : "FAIL",
+               tn, differs ? "differs, as it must" : "is equal: the comparison cannot see "
+                                                    "an operand left unrounded");
+        failed += !differs;
+    }
     clgemm_close(ctx);
     printf("%s\n", failed ? "FAILED" : "ok");
     return failed ? 1 : 0;
