@@ -2,7 +2,8 @@
 # One command on the GPU machine (the `device` tool's run, carrying .gpu/): OpenCL and CLBlast
 # from the Debian packages in .gpu/ (../shared/device/README.md), a release build, then each
 # step named on the command line, in order.  Everything lands under $OUT: results.tar.gz (the
-# bench/results folders, a tuning file), one log per step, times.txt.
+# bench/results folders; session/ with the tuning file and the logs), one log per step,
+# times.txt.
 #
 #   tune[:PURPOSES][@CLASSES]  tools/tune.py --rules (PURPOSES as its --purposes, CLASSES as
 #                    its --classes, ',' or '+' between them) into $OUT/tuning.json, started
@@ -72,5 +73,10 @@ for step in "$@"; do
     esac
     echo "$step done at $(elapsed) s" | tee -a "$out/times.txt"
 done
+# The device tool brings back at most 8 files: the logs and the tuning file travel in the
+# tarball too (session/), beside the bench/results folders.
+mkdir -p /tmp/device_results/session
+cp "$out"/*.log "$out"/*.txt /tmp/device_results/session/ 2>/dev/null
+[ -f "$out/tuning.json" ] && cp "$out/tuning.json" /tmp/device_results/session/
 tar -C /tmp/device_results -czf "$out/results.tar.gz" .
 exit $status

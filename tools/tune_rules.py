@@ -153,7 +153,7 @@ def tune_class(args, purpose, cdtype, rdtype, bases, trans, m_max, M, cus):
     gbps = ((M * K + K * N) * e + M * N * 4) / (per[0][0] * 1e-3) / 1e9
     return {'purpose': purpose, 'dtype': rdtype, 'trans': trans if M <= 16 else 'any',
             'm_max': m_max, 'algorithm': algo, 'params': params,
-            'split_per_cu': round(per_cu, 2), 'split_kmin': KSLICE_MIN if per_cu else 0,
+            'split_per_cu': round(per_cu, 4), 'split_kmin': KSLICE_MIN if per_cu else 0,
             'measured': '%dx%dx%d' % (M, N, K), 'ms': round(per[0][0], 5),
             'gbps': round(gbps, 1)}, scored
 

@@ -130,7 +130,10 @@ int shape_rule_split(const shape_rule *r, unsigned compute_units, long tiles, lo
     const double want = r->split_per_cu * compute_units;
     if (tiles >= want)
         return 1;
-    long s = (long)ceil(want / (double)tiles);
+    /* To nearest: the tuner wrote split_per_cu = S x tiles / CUs (rounded) from the S it
+     * measured, and must get that S back at the shape it measured (a ceiling turned 4.001
+     * into 5 slices). */
+    long s = lround(want / (double)tiles);
     const long most = r->split_kmin > 0 ? K / r->split_kmin : 32;
     if (s > most)
         s = most;
