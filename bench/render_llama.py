@@ -183,7 +183,8 @@ def section(runs, root_rel, docs_dir, caption, used):
          'the median of at least 20 (the preset: 100 at M ≤ 128); "cold" evicts the L2 before '
          "each run (`clgemm --cold-l2`, cublas.py `:cold`).  ours/cuBLAS is cuBLAS's median "
          'time over ours.  GB/s counts the bytes of A, B and C once as each side stores them '
-         "(our C is fp32, cuBLAS's f16/bf16 C is 16-bit).  Issue #17's targets per precision: "
+         "(cuBLAS's f16/bf16 C is 16-bit; ours too where the case's command has `--out`, "
+         'as the preset has since llama-tuned-4; fp32 in the runs before).  Issue #17\'s targets per precision: '
          'geomean ≥ %.1f, no shape below %.1f; at M ≤ %d with a weight larger than the L2, '
          '≥ %.0f%% of the memory bandwidth (H100: 3.35 TB/s).'
          % (TARGET_GEOMEAN, TARGET_WORST, BANDWIDTH_M, 100 * TARGET_PEAK), '']
