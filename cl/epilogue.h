@@ -92,11 +92,31 @@ inline void gemm_c_put(__global gemm_c_t *p, const float x)
 #endif
 }
 
+#if GEMM_CTYPE != 0 && defined(CLGEMM_PTX_SM90A) && CLGEMM_PTX_SM90A
+/* NVIDIA's OpenCL has no half type to convert with, and its vstore_half_rte and our bf16
+ * rounding cost a dozen instructions a value in the store, which no main loop hides.  PTX
+ * (sm_80 on) rounds a pair to nearest even in one cvt: the same bits (tests/test_bitwise.c).
+ * The first source goes to the upper half, the higher address. */
+inline uint gemm_c_pair(const float2 x)
+{
+    uint r;
+#if GEMM_CTYPE == 1
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(x.y), "f"(x.x));
+#else
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(x.y), "f"(x.x));
+#endif
+    return r;
+}
+#define GEMM_C_PAIR 1
+#endif
+
 /* Two neighbours at p: 8 bytes of float or 4 of 16-bit values, aligned to that. */
 inline void gemm_c_put2(__global gemm_c_t *p, const float2 x)
 {
 #if GEMM_CTYPE == 0
     *(__global float2 *)p = x;
+#elif defined(GEMM_C_PAIR)
+    *(__global uint *)p = gemm_c_pair(x);
 #elif GEMM_CTYPE == 1
     vstorea_half2_rte(x, 0, GEMM_HALF(p));
 #else

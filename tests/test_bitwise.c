@@ -22,10 +22,16 @@
 /* M x N x K: 1000 = 3 x 256 + 232 with SPLITK=4; M > BM of the skinny forms. */
 enum { M = 17, N = 45, K = 1000 };
 
-/* Runs form RUNS times (each equal to the first, or a failure line); c0 receives C. */
-static int run_form(clgemm_context *ctx, const char *form, clgemm_op op_b, clgemm_dtype t,
-                    float *c0)
+/* Part 3's inputs: integers in -32..32, so that the sums are exact and many fall halfway
+ * between two 16-bit neighbours (where rounding to nearest even is put to the test). */
+static bool integers;
+
+/* Runs form RUNS times (each equal to the first, or a failure line) with C of type ct; c0
+ * receives C. */
+static int run_c(clgemm_context *ctx, const char *form, clgemm_op op_b, clgemm_dtype t,
+                 clgemm_dtype ct, void *c0)
 {
+    const size_t ce = ct == CLGEMM_F32 ? 4 : 2;
     const size_t elem = t == CLGEMM_F32 ? 4 : 2;
     cl_context cl = clgemm_cl_context(ctx);
     cl_command_queue q = clgemm_cl_queue(ctx);
@@ -33,7 +39,7 @@ static int run_form(clgemm_context *ctx, const char *form, clgemm_op op_b, clgem
     float *c[RUNS];
     srand(7);
     for (size_t i = 0; i < M * K + K * N; i++) {
-        const float v = (float)rand() / RAND_MAX * 2.0f - 1.0f;
+        const float v = integers ? (float)(rand() % 65 - 32) : (float)rand() / RAND_MAX * 2 - 1;
         unsigned char *dst = i < M * K ? a + i * elem : b + (i - M * K) * elem;
         if (t == CLGEMM_F32)
             memcpy(dst, &v, 4);
@@ -49,18 +55,19 @@ static int run_form(clgemm_context *ctx, const char *form, clgemm_op op_b, clgem
     for (int r = 0; r < RUNS; r++) {
         c[r] = malloc(M * N * sizeof(float));
         for (size_t i = 0; i < M * N; i++)
-            c[r][i] = 0.0f / 0.0f;
-        cl_mem C = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, M * N * 4, c[r],
-                                  &err);
+            c[r][i] = 0.0f / 0.0f; /* NaN in either type: all bits set in the 16-bit halves */
+        cl_mem C = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, M * N * ce,
+                                  c[r], &err);
         const clgemm_gemm_desc d = { .algorithm = form, .op_b = op_b, .M = M, .N = N, .K = K,
                                      .alpha = 1.0f, .beta = 0.0f, .ab_type = t,
                                      .A = A, .ld_a = K, .B = B,
-                                     .ld_b = op_b == CLGEMM_OP_T ? K : N, .C = C, .ld_c = N };
+                                     .ld_b = op_b == CLGEMM_OP_T ? K : N, .C = C, .ld_c = N,
+                                     .c_type = ct };
         if (!C || clgemm_gemm(ctx, &d, NULL, NULL, NULL) != CLGEMM_SUCCESS ||
-            clEnqueueReadBuffer(q, C, CL_TRUE, 0, M * N * 4, c[r], 0, NULL, NULL) != CL_SUCCESS) {
+            clEnqueueReadBuffer(q, C, CL_TRUE, 0, M * N * ce, c[r], 0, NULL, NULL) != CL_SUCCESS) {
             printf("FAIL %s: %s\n", form, clgemm_last_error());
             bad = 1;
-        } else if (r > 0 && memcmp(c[r], c[0], M * N * 4) != 0) {
+        } else if (r > 0 && memcmp(c[r], c[0], M * N * ce) != 0) {
             printf("FAIL %s %s %s: run %d differs from run 0\n", form,
                    op_b == CLGEMM_OP_T ? "NT" : "NN", clgemm_dtype_name(t), r);
             bad = 1;
@@ -71,7 +78,7 @@ static int run_form(clgemm_context *ctx, const char *form, clgemm_op op_b, clgem
     if (!bad)
         printf("ok   %-40s %s %-4s %d runs, equal bit for bit\n", form,
                op_b == CLGEMM_OP_T ? "NT" : "NN", clgemm_dtype_name(t), RUNS);
-    memcpy(c0, c[0], M * N * sizeof(float));
+    memcpy(c0, c[0], M * N * ce);
     for (int r = 0; r < RUNS; r++)
         free(c[r]);
     free(a);
@@ -79,6 +86,30 @@ static int run_form(clgemm_context *ctx, const char *form, clgemm_op op_b, clgem
     clReleaseMemObject(A);
     clReleaseMemObject(B);
     return bad;
+}
+
+static int run_form(clgemm_context *ctx, const char *form, clgemm_op op_b, clgemm_dtype t,
+                    float *c0)
+{
+    return run_c(ctx, form, op_b, t, CLGEMM_F32, c0);
+}
+
+/* Part 3: a 16-bit C is the fp32 C rounded once to nearest even (beta = 0: the same sums
+ * reach the same store), whether the kernel rounds by hand or by PTX's paired cvt. */
+static int c16_matches(clgemm_context *ctx, const char *form, clgemm_dtype ct)
+{
+    static float c[M * N];
+    static cl_ushort h[M * N];
+    integers = true;
+    int bad = run_form(ctx, form, CLGEMM_OP_T, CLGEMM_BF16, c);
+    bad += run_c(ctx, form, CLGEMM_OP_T, CLGEMM_BF16, ct, h);
+    integers = false;
+    size_t diff = 0;
+    for (size_t i = 0; i < (size_t)M * N; i++)
+        diff += h[i] != clgemm_float_to_16bit(c[i], ct);
+    printf("%s %s, C %s: %zu of %d values differ from the fp32 C rounded on the host\n",
+           diff ? "FAIL" : "ok  ", form, clgemm_dtype_name(ct), diff, M * N);
+    return bad + (diff != 0);
 }
 
 int main(void)
@@ -125,6 +156,13 @@ int main(void)
                                                     "an operand left unrounded");
         failed += !differs;
     }
+    static const char *const stores[] = { "wgmma_tma:BM=64,BN=64,WGN=64,STAGES=4", "mma",
+                                          "skinny:BM=16,RN=4" };
+    for (size_t f = 0; f < sizeof stores / sizeof stores[0]; f++)
+        if (clgemm_algorithm_has_dtype(stores[f], CLGEMM_BF16)) {
+            failed += c16_matches(ctx, stores[f], CLGEMM_F16);
+            failed += c16_matches(ctx, stores[f], CLGEMM_BF16);
+        }
     clgemm_close(ctx);
     printf("%s\n", failed ? "FAILED" : "ok");
     return failed ? 1 : 0;
