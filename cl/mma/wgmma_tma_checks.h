@@ -1,0 +1,37 @@
+/* The parameter checks of cl/10_wgmma_tma.cl, included after its definitions: each
+ * combination the kernel cannot build stops here with a message naming the parameter. */
+#ifndef CLGEMM_WGMMA_TMA_CHECKS_H
+#define CLGEMM_WGMMA_TMA_CHECKS_H
+
+#if DTYPE != 0 && DTYPE != 1 && DTYPE != 2
+#error "gemm_wgmma_tma: DTYPE must be 0 (fp32 as TF32), 1 (f16) or 2 (bf16)"
+#endif
+#if SPLIT && (DTYPE != 0 || PACKA != 1 || PACKB != 1)
+#error "gemm_wgmma_tma: SPLIT (tf32x3) needs DTYPE 0 and PACKA 1 and PACKB 1 (both packed)"
+#endif
+#if PACKA < 0 || PACKA > 2 || PACKB < 1 || PACKB > 2 || (DTYPE != 0 && (PACKA != 1 || PACKB != 1))
+#error "gemm_wgmma_tma: PACKA is 0, 1 or 2, PACKB 1 or 2, and only for DTYPE 0 (TF32)"
+#endif
+#if BM != 64 && BM != 128
+#error "gemm_wgmma_tma: BM must be 64 or 128 (one or two consumer warpgroups)"
+#endif
+#if SWZA != 32 && SWZA != 64 && SWZA != 128
+#error "gemm_wgmma_tma: BK must be 16, 32 or 64 (DTYPE 0: 8, 16 or 32)"
+#endif
+#if !B_MN && BN > 256
+#error "gemm_wgmma_tma: B^T's box (TF32, or a 16-bit B stored N x K) has at most 256 rows"
+#endif
+#if INFLIGHT < 0 || INFLIGHT > 3 || INFLIGHT >= STAGES
+#error "gemm_wgmma_tma: INFLIGHT must be 0 .. 3 and below STAGES"
+#endif
+#if BN % 64 != 0 || BN % WGN != 0 || (WGN != 64 && WGN != 128 && WGN != 256)
+#error "gemm_wgmma_tma: WGN must be 64, 128 or 256 and BN a multiple of 64 and of WGN"
+#endif
+#if STAGES < 2 || STAGES > 16
+#error "gemm_wgmma_tma: STAGES must be 2 .. 16"
+#endif
+#if STAGES * STAGE_BYTES + 16 * STAGES > CLGEMM_LOCAL_BYTES - 16
+#error "gemm_wgmma_tma: STAGES slices of A and B exceed the device's local memory"
+#endif
+
+#endif
