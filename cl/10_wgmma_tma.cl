@@ -217,6 +217,10 @@ typedef ushort elem_t;
 /* PACKA / PACKB = 2: the bytes of a slot rounded in local memory (A's box, then B's) */
 #define ROUND_FROM (PACKA == 2 ? 0 : A_BYTES)
 #define ROUND_BYTES ((PACKB == 2 ? STAGE_BYTES : A_BYTES) - ROUND_FROM)
+/* Slot s's bytes to round, shared by the n work-items that round them (tid among them). */
+#define TMA_ROUND_SLOT(s, n)                                                                 \
+    tf32_round_local((__local float4 *)(wgmma_arena_w_ + (s) * STAGE_BYTES + ROUND_FROM),    \
+                     ROUND_BYTES / 16, tid, n)
 
 #include "mma/wgmma_tma_checks.h"
 
@@ -379,8 +383,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
         const int s = i % STAGES;
         TMA_WAIT(full0 + 8u * s, (uint)((i / STAGES) & 1));
 #if ROUND_LOCAL /* every consumer rounds a share of the slot; wgmma reads it by the async proxy */
-        tf32_round_local((__local float4 *)(wgmma_arena_w_ + s * STAGE_BYTES + ROUND_FROM),
-                         ROUND_BYTES / 16, tid, CONSUMERS * WGMMA_THREADS);
+        TMA_ROUND_SLOT(s, CONSUMERS * WGMMA_THREADS);
         WGMMA_PROXY_FENCE();
         asm volatile("bar.sync 1, %0;" ::"r"(CONSUMERS * WGMMA_THREADS) : "memory");
 #endif
@@ -403,8 +406,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
         TMA_COPY_SLICE(i, dst);
         barrier(CLK_LOCAL_MEM_FENCE);
 #if ROUND_LOCAL
-        tf32_round_local((__local float4 *)(wgmma_arena_w_ + (i % STAGES) * STAGE_BYTES +
-                                            ROUND_FROM), ROUND_BYTES / 16, tid, TMA_THREADS);
+        TMA_ROUND_SLOT(i % STAGES, TMA_THREADS);
         barrier(CLK_LOCAL_MEM_FENCE);
 #endif
         if (wg < CONSUMERS) {
