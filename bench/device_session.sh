@@ -11,7 +11,8 @@
 #                    the later steps run with it (CLGEMM_TUNING_FILE)
 #   test:NAME        build-gpu/tests/test_NAME alone
 #   tests            test_correctness quick and skinny, test_layouts, test_bitwise on the GPU
-#   PRESET           bench/run.py PRESET (readme, llama, layouts, ...)
+#   PRESET[@SIZES]   bench/run.py PRESET (readme, llama, layouts, ...); with SIZES ('+' between
+#                    them) as its --sizes, a probe of a few shapes, under probes/ in the tarball
 #
 # usage (here first: git rev-parse HEAD > .gpu/commit, as the device's copy of .git may be
 # stale; meta.json then names that commit):
@@ -67,6 +68,10 @@ for step in "$@"; do
           timeout "$left" build-gpu/tests/test_layouts
           timeout "$left" build-gpu/tests/test_bitwise; } > "$log" 2>&1 || status=1
         unset CLGEMM_TEST_DEVICE ;;
+    *@*)  # a probe: not a whole preset, so kept apart from the runs the tables render
+        timeout "$left" python3 bench/run.py "${step%@*}" --clgemm "$clgemm" --device "$device" \
+            --sizes "$(echo "${step#*@}" | tr + ,)" --out /tmp/device_results/probes \
+            > "$log" 2>&1 || status=1 ;;
     *)
         timeout "$left" python3 bench/run.py "$step" --clgemm "$clgemm" --device "$device" \
             --out /tmp/device_results > "$log" 2>&1 || status=1 ;;

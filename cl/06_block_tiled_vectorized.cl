@@ -132,7 +132,7 @@ void gemm_block_tiled_vectorized(const int M, const int N, const int K, const fl
     const int rows_left = M - row0, cols_left = N - col0;
     A += offA + row0 * lda;
     B += offB + col0;
-    C += offC + row0 * ldc + col0;
+    GEMM_C_MOVE(row0, col0);
     GEMM_BIAS_MOVE(row0, col0);
 
     const bool edge = rows_left < BM || cols_left < BN;   /* decided once per group */

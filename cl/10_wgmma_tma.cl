@@ -63,10 +63,10 @@
  * producer warp); group (x, y) computes, before the GM remapping, C's block at block column
  * x, row y; with GEMM_BATCHED, of problem z (3-D tensor maps).  Parameters (-D):
  *   DTYPE    0: fp32 (TF32 on the packed operands), 1: f16, 2: bf16
- *   BM x BN  C's block: BM 64 or 128 (64 per consumer); BN a multiple of 64 and of WGN
- *            (at most 256 where B lands K-major: one box)
+ *   BM x BN  C's block: BM 64 or 128 (64 per consumer); BN a multiple of WGN, and of 64
+ *            where B lands N-major (at most 256 where it lands K-major: one box)
  *   BK       the K slice: 16, 32 or 64 values (TF32: 8, 16 or 32), rows of 32, 64, 128 bytes
- *   WGN      the N of one wgmma (64, 128 or 256)
+ *   WGN      the N of one wgmma (8 .. 256; at least 64 where B lands N-major)
  *   STAGES   K slices resident in local memory (2 .. 16, as many as CLGEMM_LOCAL_BYTES holds)
  *   INFLIGHT slices whose wgmmas may still run when a consumer waits for the next (0 .. 3)
  *   GM       bands of GM block rows, walked column by column (1: as launched)
@@ -424,7 +424,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
         for (int q = 0; q < WGN / 2; ++q)
             WGMMA_KEEP(TMA_RESULT[j][q]);
 
-    C += offC + row0 * ldc + col0;
+    GEMM_C_MOVE(row0, col0);
     GEMM_BIAS_MOVE(row0, col0);
     const int rows_left = M - row0, cols_left = N - col0;
     /* The edge path's element-wise stores also serve a C whose rows break float2 alignment

@@ -173,7 +173,7 @@ void gemm_skinny(const int M, const int N, const int K, const float alpha,
     const int row0 = get_group_id(1) * BM, col0 = get_group_id(0) * BN;
     const int rows = min(M - row0, BM), cols = min(N - col0, BN);
     A += offA + row0 * lda;
-    C += offC + row0 * ldc + col0;
+    GEMM_C_MOVE(row0, col0);
     GEMM_BIAS_MOVE(row0, col0);
     const int kv = K / VEC; /* whole vectors of k */
 

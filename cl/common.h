@@ -22,7 +22,8 @@
  *   GEMM_CTYPE      element type of C and of the bias: 0 float, 1 f16, 2 bf16 (ushort bits)
  *   GEMM_EPILOGUE   0 none, 1 bias, 2 relu, 3 bias_relu, 4 gelu, 5 bias_gelu (clgemm.h)
  *   GEMM_BIAS_ROWS  the bias is indexed by C's row, not its column (a column-major call)
- * The last three live in epilogue.h, with every store of C. */
+ *   GEMM_TRANS_C    C is stored transposed: (r, c) at C[offC + c * ldc + r] (SWAP=1)
+ * The last four live in epilogue.h, with every store of C. */
 #ifndef GEMM_BATCHED
 #define GEMM_BATCHED 0
 #endif
@@ -63,7 +64,7 @@
     const int rows_left = M - row0, cols_left = N - col0;                                  \
     A += offA + row0 * lda;                                                                \
     B += offB + col0;                                                                      \
-    C += offC + row0 * ldc + col0;                                                         \
+    GEMM_C_MOVE(row0, col0);                                                               \
     GEMM_BIAS_MOVE(row0, col0)
 
 /* Steps 3 to 5 stage tiles the same way: copy a rows x cols block of a row-major matrix into

@@ -16,6 +16,9 @@
  *                   clgemm_epilogue): odd values add a bias, value / 2 names the activation
  *   GEMM_BIAS_ROWS  the bias runs along C's rows: a column-major call is computed as the
  *                   row-major C^T, whose rows are the caller's columns
+ *   GEMM_TRANS_C    the kernel's element (r, c) is stored at C[c * ldc + r]: the host's
+ *                   operand swap (SWAP=1) computes C^T = op(B)^T op(A)^T, so that a small M
+ *                   becomes the kernel's N and a long N its M (the side a tile is widest on)
  *
  * A kernel takes `__global const gemm_c_t *bias, const int offBias` right after ldc (NULL and
  * 0 without a bias), moves it with GEMM_BIAS_MOVE to the corner of its tile, as it moves C,
@@ -33,6 +36,9 @@
 #ifndef GEMM_BIAS_ROWS
 #define GEMM_BIAS_ROWS 0
 #endif
+#ifndef GEMM_TRANS_C
+#define GEMM_TRANS_C 0
+#endif
 #define GEMM_HAS_BIAS (GEMM_EPILOGUE & 1)
 #define GEMM_ACT (GEMM_EPILOGUE / 2) /* 0 none, 1 relu, 2 gelu */
 
@@ -49,6 +55,15 @@ typedef ushort gemm_c_t;
 #else
 #define GEMM_BIAS_MOVE(row0, col0) ((void)0)
 #endif
+
+/* Where the kernel's element (r, c) of C lies, and the move of C to its tile's corner (every
+ * kernel's C, offC and ldc). */
+#if GEMM_TRANS_C
+#define GEMM_C_AT(C, ldc, r, c) ((C) + (c) * (ldc) + (r))
+#else
+#define GEMM_C_AT(C, ldc, r, c) ((C) + (r) * (ldc) + (c))
+#endif
+#define GEMM_C_MOVE(row0, col0) (C = GEMM_C_AT(C + offC, ldc, row0, col0))
 
 /* ---- C's type: loads and stores of 1, 2 or 4 neighbours, as floats ---------------------
  * f16 goes through vload_half / vstore_half_rte, core OpenCL C 1.2 (no cl_khr_fp16: half is
@@ -220,18 +235,24 @@ inline void gemm_store1(__global gemm_c_t *C, const int ldc, __global const gemm
                         const int r, const int c, const float acc, const float alpha,
                         const float beta)
 {
-    __global gemm_c_t *p = C + r * ldc + c;
+    __global gemm_c_t *p = GEMM_C_AT(C, ldc, r, c);
     gemm_c_put(p, gemm_finish1(acc, alpha, beta, p, gemm_bias1(bias, r, c)));
 }
 
 /* Two neighbouring results of one row, (r, c) and (r, c+1) with c even, as the matrix units
  * of steps 8 to 10 hand them out: one 2-element store inside the matrix (offC and ldc even),
- * element-wise guarded stores at its edges. */
+ * element-wise guarded stores at its edges.  A transposed C has them ldc apart: two stores. */
 inline void gemm_store2(__global gemm_c_t *C, const int ldc, __global const gemm_c_t *bias,
                         const int r, const int c, const float x, const float y,
                         const float alpha, const float beta, const int rows_left,
                         const int cols_left, const bool guarded)
 {
+#if GEMM_TRANS_C
+    if (!guarded || (r < rows_left && c < cols_left))
+        gemm_store1(C, ldc, bias, r, c, x, alpha, beta);
+    if (!guarded || (r < rows_left && c + 1 < cols_left))
+        gemm_store1(C, ldc, bias, r, c + 1, y, alpha, beta);
+#else
     __global gemm_c_t *p = C + r * ldc + c;
     if (!guarded) {
         gemm_c_put2(p, (float2)(gemm_finish1(x, alpha, beta, p, gemm_bias1(bias, r, c)),
@@ -242,6 +263,7 @@ inline void gemm_store2(__global gemm_c_t *C, const int ldc, __global const gemm
         if (c + 1 < cols_left)
             gemm_c_put(p + 1, gemm_finish1(y, alpha, beta, p + 1, gemm_bias1(bias, r, c + 1)));
     }
+#endif
 }
 
 /* Four neighbouring results of one row, (r, c .. c+3), for the vectorised steps 6 and 7: one
@@ -251,10 +273,11 @@ inline void gemm_store4(__global gemm_c_t *C, const int ldc, __global const gemm
                         const int r, const int c, const float4 acc, const float alpha,
                         const float beta, const int valid, const bool guarded)
 {
-    if (guarded && valid < 4) {
+    if (GEMM_TRANS_C || (guarded && valid < 4)) { /* a transposed C: four stores ldc apart */
         if (valid > 0) gemm_store1(C, ldc, bias, r, c + 0, acc.x, alpha, beta);
         if (valid > 1) gemm_store1(C, ldc, bias, r, c + 1, acc.y, alpha, beta);
         if (valid > 2) gemm_store1(C, ldc, bias, r, c + 2, acc.z, alpha, beta);
+        if (valid > 3) gemm_store1(C, ldc, bias, r, c + 3, acc.w, alpha, beta);
         return;
     }
     __global gemm_c_t *p = C + r * ldc + c;

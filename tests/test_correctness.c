@@ -91,11 +91,23 @@ static const gemm_shape skinny_full_sizes[] = { { 1, 1, 1 }, { 5, 4097, 65 },
                                                 { 16, 63, 1531 }, { 33, 129, 517 } };
 static const char *const skinny_forms[] = {
     "skinny:BM=4,KT=8,UNROLL=2", "skinny:RN=3,KT=16,BM=2,WG=64,SPLITK=3", "warp_tiled:SPLITK=3",
+    "block_tiled_vectorized:SWAP=1,SPLITK=2",
 };
+/* With SWAP=1 the small M is the kernel's N: step 10's narrow wgmmas (N = 16, 8), split. */
 static const char *const skinny_full_forms[] = {
     "skinny", "skinny:SPLITK=4", "block_tiled_vectorized:SPLITK=5",
     "skinny:BM=16,RN=4,UNROLL=2", "skinny:KT=128,RN=4,UNROLL=1,BM=2", "skinny:WG=64,KT=64",
-    "tiled:SPLITK=2", "mma:SPLITK=3",
+    "tiled:SPLITK=2", "mma:SPLITK=3", "wgmma_tma:BM=64,BN=16,WGN=16,BK=16,STAGES=3,SWAP=1",
+    "wgmma_tma:BM=128,BN=8,WGN=8,STAGES=2,SWAP=1,SPLITK=3,PACKA=2,PACKB=2",
+};
+
+/* layouts mode: the swapped problem (SWAP=1: C^T = op(B)^T op(A)^T, C stored transposed by
+ * the kernel, or by the split's reduction) on a SIMT step, a split one and step 10, each a
+ * group of its own (every epilogue and C type).  Step 10's narrow wgmmas (N < 64) need B
+ * K-major, which the skinny forms give them. */
+static const char *const layout_swapped_forms[] = {
+    "warp_tiled:SWAP=1", "block_tiled_vectorized:SWAP=1,SPLITK=2",
+    "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2,SWAP=1",
 };
 
 typedef enum { QUICK, FULL, KSWEEP, LAYOUTS, SKINNY } mode;
@@ -367,6 +379,15 @@ int main(int argc, char **argv)
                 if ((g < 0 ? 0 : g % shards) == shard - 1)
                     run_layout_cases(s, algos[a], h ? CLGEMM_F16 : CLGEMM_F32, g);
             }
+            if (a + 1 == nalgos && argc < 3) /* after them all: the swapped forms */
+                for (size_t f = 0; f < sizeof layout_swapped_forms / sizeof *layout_swapped_forms;
+                     f++)
+                    for (int h = 0; h < 2; h++) {
+                        const clgemm_dtype dt = h ? CLGEMM_F16 : CLGEMM_F32;
+                        if (clgemm_algorithm_has_dtype(layout_swapped_forms[f], dt) &&
+                            group++ % shards == shard - 1)
+                            run_layout_cases(s, layout_swapped_forms[f], dt, group - 1);
+                    }
             continue;
         }
         for (int dt = CLGEMM_F32; dt <= CLGEMM_BF16; dt++) {

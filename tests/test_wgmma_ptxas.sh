@@ -48,6 +48,8 @@ for params in "wg:" "wg:-DDTYPE=2" "wg:$u9" "wg:$u9 -DDTYPE=2" "wg:$u9 -DWAIT=0 
         "wg:-DDTYPE=2 -DGEMM_CTYPE=2 -DGEMM_EPILOGUE=5" \
         "tma:$t10 -DDTYPE=2 -DGEMM_CTYPE=2 -DGEMM_EPILOGUE=5 -DGEMM_BIAS_ROWS=1" \
         "tma:$t10 -DDTYPE=0 -DBK=8 -DGEMM_CTYPE=1 -DGEMM_EPILOGUE=3" \
+        "tma:$t10 -DDTYPE=2 -DBN=16 -DWGN=16 -DBK=64 -DSTAGES=4 -DGEMM_TRANS_B=1 -DGEMM_TRANS_C=1 -DGEMM_CTYPE=2" \
+        "tma:$t10 -DDTYPE=0 -DBM=128 -DBN=8 -DWGN=8 -DBK=32 -DSTAGES=2 -DPACKA=2 -DPACKB=2 -DGEMM_TRANS_C=1" \
         "tma:$t10 -DDTYPE=0 -DBK=8 -DGEMM_CTYPE=2 -DGEMM_EPILOGUE=3" "tma:$t10 -DDTYPE=0 -DBK=8 -DGEMM_EPILOGUE=5"; do
     # (No shapes beyond 48 KiB of local memory here: the CUDA toolkit's ptxas refuses more than
     # 0xc000 bytes of static shared memory, where the driver's own compiler takes 227 KiB; so
@@ -80,11 +82,12 @@ for params in "wg:" "wg:-DDTYPE=2" "wg:$u9" "wg:$u9 -DDTYPE=2" "wg:$u9 -DWAIT=0 
         grep -qE "^[[:space:]]*wgmma.mma_async.sync.aligned.m64n[0-9]+k8.f32.tf32.tf32 .*, p, 1, 1;" \
             "$tmp/sm90a.ptx" ||
             { echo "FAIL [$params] no m64nNk8.f32.tf32.tf32"; fail=1; continue; }
-    else   # the 16-bit form, its type, B read N-major
+    else   # the 16-bit form, its type, B read N-major (K-major where stored N x K)
         case $params in *-DDTYPE=2*) ty=bf16 ;; *) ty=f16 ;; esac
-        grep -qE "^[[:space:]]*wgmma.mma_async.sync.aligned.m64n[0-9]+k16.f32.$ty.$ty .*, p, 1, 1, 0, 1;" \
+        case $params in *-DGEMM_TRANS_B=1*) tb=0 ;; *) tb=1 ;; esac
+        grep -qE "^[[:space:]]*wgmma.mma_async.sync.aligned.m64n[0-9]+k16.f32.$ty.$ty .*, p, 1, 1, 0, $tb;" \
             "$tmp/sm90a.ptx" ||
-            { echo "FAIL [$params] no m64nNk16.f32.$ty.$ty with B transposed"; fail=1; continue; }
+            { echo "FAIL [$params] no m64nNk16.f32.$ty.$ty with trans-b $tb"; fail=1; continue; }
     fi
     # swizzled (step 10 always, step 9 unless SWZ=0): the arena 1024-byte aligned (the
     # descriptors' base offset is 0)

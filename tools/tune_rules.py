@@ -68,6 +68,18 @@ TENSOR = {
 TENSOR['f16'] = TENSOR['bf16']
 
 
+def swapped(M, dtype):
+    """Step 10 on the swapped problem (SWAP=1: C^T = B^T A^T), where the small M becomes
+    wgmma's N: a tile BN (8 .. 128) just wider than M, so that no row of a wgmma is padding
+    and the long N runs down the tile's 64-row side; as many stages as ~200 KiB holds."""
+    bn = next((b for b in (8, 16, 32, 64, 128) if M <= b), None)
+    if bn is None:
+        return []
+    tf32 = ',PACKA=2,PACKB=2' if dtype == 'f32' else ''
+    return [('wgmma_tma', 'BM=%d,BN=%d,WGN=%d,STAGES=%d,SWAP=1%s' % (
+        bm, bn, bn, min(16, 200 * 1024 // ((bm + bn) * 128)), tf32), True) for bm in (64, 128)]
+
+
 def bn_of(algo, params, trans, dtype):
     """The columns of C per work-group, as plan.c derives them."""
     p = dict(kv.split('=') for kv in params.split(',') if kv)
@@ -78,6 +90,14 @@ def bn_of(algo, params, trans, dtype):
     defaults = {'warp_tiled': (128, 128), 'mma': (128, 128), 'wgmma_tma': (256, 128)}
     bn, bm = defaults.get(algo, (128, 128))
     return int(p.get('BN', bn)), int(p.get('BM', bm))
+
+
+def tiles_of(algo, params, trans, dtype, M, N):
+    """The blocks of C a call of M x N launches (the swapped problem's are N x M)."""
+    bn, bm = bn_of(algo, params, trans, dtype)
+    if 'SWAP=1' in params.split(','):
+        M, N = N, M
+    return math.ceil(M / bm) * math.ceil(N / bn)
 
 
 def run(args, size, trans, dtype, algos):
@@ -104,6 +124,8 @@ def join(*parts):
 
 def tune_class(args, purpose, cdtype, rdtype, bases, trans, m_max, M, cus):
     cands = list(bases)
+    if purpose == 'tensor_core':
+        cands += swapped(M, rdtype)
     if M <= 16:
         cands += [('skinny', join(p, 'BM=%d' % M), True) for p in SKINNY[trans]]
     shapes = SHAPES_SMALL_M if M <= 16 else SHAPES
@@ -126,8 +148,7 @@ def tune_class(args, purpose, cdtype, rdtype, bases, trans, m_max, M, cus):
             ms.update(part_ms)
         for name, t in ms.items():
             algo, params, S = what[name]
-            bn, bm = bn_of(algo, params, trans, rdtype)
-            tiles = math.ceil(M / bm) * math.ceil(N / bn)
+            tiles = tiles_of(algo, params, trans, rdtype, M, N)
             best = times.setdefault((algo, params, N, K), (t, S, tiles))
             if t < best[0]:
                 times[(algo, params, N, K)] = (t, S, tiles)

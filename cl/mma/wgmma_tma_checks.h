@@ -24,8 +24,11 @@
 #if INFLIGHT < 0 || INFLIGHT > 3 || INFLIGHT >= STAGES
 #error "gemm_wgmma_tma: INFLIGHT must be 0 .. 3 and below STAGES"
 #endif
-#if BN % 64 != 0 || BN % WGN != 0 || (WGN != 64 && WGN != 128 && WGN != 256)
-#error "gemm_wgmma_tma: WGN must be 64, 128 or 256 and BN a multiple of 64 and of WGN"
+#if B_MN && (BN % 64 != 0 || WGN < 64)
+#error "gemm_wgmma_tma: a 16-bit B stored K x N lands in 64-column swizzle atoms: BN and WGN multiples of 64"
+#endif
+#if BN % WGN != 0 || (WGN != 8 && WGN != 16 && WGN != 32 && WGN != 64 && WGN != 128 && WGN != 256)
+#error "gemm_wgmma_tma: WGN must be 8, 16, 32, 64, 128 or 256 and BN a multiple of WGN"
 #endif
 #if STAGES < 2 || STAGES > 16
 #error "gemm_wgmma_tma: STAGES must be 2 .. 16"

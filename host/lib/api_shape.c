@@ -45,8 +45,9 @@ bool api_choose_by_shape(clgemm_context *ctx, const char *algorithm, clgemm_dtyp
     if (!p || p->status != PLAN_OK)
         return false;
     const gemm_plan *g = &p->plan;
-    const long tiles = (long)((M + (size_t)g->bm - 1) / (size_t)g->bm) *
-                       (long)((N + (size_t)g->bn - 1) / (size_t)g->bn);
+    const size_t rows = g->swap ? N : M, cols = g->swap ? M : N; /* the kernel's C */
+    const long tiles = (long)((rows + (size_t)g->bm - 1) / (size_t)g->bm) *
+                       (long)((cols + (size_t)g->bn - 1) / (size_t)g->bn);
     const int split = g->variant->batched
                           ? shape_rule_split(r, ctx->dev->compute_units, tiles, (long)K)
                           : 1;

@@ -31,12 +31,26 @@ typedef struct gemm_build {
     int epilogue;          /* GEMM_EPILOGUE: what the store applies (0: none) */
     bool bias_rows;        /* GEMM_BIAS_ROWS: the bias runs along the row-major problem's rows
                               (a column-major call, whose C is stored transposed) */
+    bool trans_c;          /* GEMM_TRANS_C: C stored transposed (set by SWAP=1 only) */
 } gemm_build;
+
+/* The build of the swapped problem C^T = op(B)^T op(A)^T (SWAP=1): op(B)^T is B read the
+ * other way, so each operand's transpose flips; the kernel's rows are C's columns. */
+static inline gemm_build gemm_build_swapped(const gemm_build *b)
+{
+    gemm_build s = *b;
+    s.trans_a = !b->trans_b;
+    s.trans_b = !b->trans_a;
+    s.bias_rows = !b->bias_rows;
+    s.trans_c = !b->trans_c;
+    return s;
+}
 
 static inline bool gemm_build_equal(const gemm_build *a, const gemm_build *b)
 {
     return a->batched == b->batched && a->trans_a == b->trans_a && a->trans_b == b->trans_b &&
-           a->c_type == b->c_type && a->epilogue == b->epilogue && a->bias_rows == b->bias_rows;
+           a->c_type == b->c_type && a->epilogue == b->epilogue && a->bias_rows == b->bias_rows &&
+           a->trans_c == b->trans_c;
 }
 
 typedef struct gemm_plan {
@@ -65,6 +79,9 @@ typedef struct gemm_plan {
     struct plan_scratch *scratch; /* their buffers, reused on the same in-order queue */
     /* SPLITK > 1: K in slices, a batched launch over them and a reduction (splitk.c). */
     int splitk;
+    /* SWAP=1: the kernel computes C^T = op(B)^T op(A)^T (N x M) and stores it transposed, so
+     * that a small M lies along the kernel's N (gemm_call.c swaps the operands). */
+    bool swap;
     cl_program reduce_program;
     cl_kernel reduce;
 } gemm_plan;

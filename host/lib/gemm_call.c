@@ -79,7 +79,28 @@ typedef struct problem {
     bool pack[3];
     bool keep[3];         /* packed for alignment only, read transposed: copied, not transposed */
     gemm_operand packed[3];
+    bool swapped;         /* C^T = op(B)^T op(A)^T, for a plan with SWAP=1 */
 } problem;
+
+/* The problem as a plan runs it: swapped (N x M, A and B exchanged and each read the other
+ * way, C stored transposed by the kernel) for a plan with SWAP=1, else as the call is. */
+static void problem_orient(problem *p, const gemm_plan *plan)
+{
+    if (p->swapped == plan->swap)
+        return;
+    const int m = p->s.M;
+    p->s.M = p->s.N;
+    p->s.N = m;
+    const layout_operand a = p->x[0];
+    p->x[0] = p->x[1];
+    p->x[1] = a;
+    p->x[0].trans = !p->x[0].trans;
+    p->x[1].trans = !p->x[1].trans;
+    const size_t stride = p->stride[0];
+    p->stride[0] = p->stride[1];
+    p->stride[1] = stride;
+    p->swapped = plan->swap;
+}
 
 /* What the layout pre-pass copies for operand k: the stored matrix, transposed on the way
  * unless the kernel reads it transposed. */
@@ -172,6 +193,7 @@ static int enqueue_batch(layout_pass *lp, const gemm_plan *plan, chain *c, const
 static int decide_packing(const char *fn, const gemm_plan *plan, problem *p, size_t batch,
                           const user_operand *const u[3], bool *any, clgemm_status *st)
 {
+    problem_orient(p, plan);
     for (int k = 0; k < 3; k++) {
         /* Every problem of a batch must be aligned for the kernel, not only the first: a
          * stride its vector width does not divide moves the later ones off alignment. */
@@ -179,13 +201,14 @@ static int decide_packing(const char *fn, const gemm_plan *plan, problem *p, siz
         p->pack[k] = layout_needs_pack(plan, k, &p->x[k]) ||
                      (batch > 1 && !gemm_plan_reads(plan, k, later));
         p->keep[k] = p->pack[k] && p->x[k].trans && layout_reads_transposed(plan, k);
-        if (k == 2 && splits(plan, p))
-            p->pack[k] = false; /* the reduction stores C element by element */
+        if (k == 2 && (splits(plan, p) || p->swapped))
+            p->pack[k] = false; /* stored element by element: by the reduction, or transposed */
         *any |= p->pack[k];
         const layout_operand src = pack_source(p, k);
         if (p->pack[k] && layout_packed_elems(&src) > (long long)MAX_INDEX) {
             *st = gemm_check_bad(fn, "%c: its packed copy for %s needs %lld elements, beyond 32-bit "
-                      "indexing", u[k]->name, plan->step->desc.name, layout_packed_elems(&src));
+                      "indexing", u[k < 2 && p->swapped ? 1 - k : k]->name, plan->step->desc.name,
+                      layout_packed_elems(&src));
             return -1;
         }
     }
@@ -229,7 +252,8 @@ static struct ctx_plan *batched_candidate(const char *fn, clgemm_context *ctx,
 {
     struct ctx_plan *cp = NULL;
     const char *list = named->algo->candidates;
-    const gemm_build b = { .batched = true, .trans_a = want->trans_a, .trans_b = want->trans_b };
+    gemm_build b = *want;
+    b.batched = true;
     const char *names[8];
     size_t lens[8], n = 0;
     while (*list && n < 8) {
@@ -243,8 +267,9 @@ static struct ctx_plan *batched_candidate(const char *fn, clgemm_context *ctx,
         const bool has = memchr(names[n], ':', lens[n]) != NULL;
         snprintf(name, sizeof name, "%.*s%s%s", (int)lens[n], names[n],
                  *named->overrides ? (has ? "," : ":") : "", named->overrides);
-        if (api_choose(fn, ctx, name, d->ab_type, (size_t)p->s.M, (size_t)p->s.N,
-                       (size_t)p->s.K, &b, &cp) != CLGEMM_SUCCESS)
+        const int M = p->swapped ? p->s.N : p->s.M, N = p->swapped ? p->s.M : p->s.N;
+        if (api_choose(fn, ctx, name, d->ab_type, (size_t)M, (size_t)N, (size_t)p->s.K, &b,
+                       &cp) != CLGEMM_SUCCESS)
             continue;
         problem q = *p;
         bool q_any = false;
@@ -428,8 +453,9 @@ clgemm_status clgemm_resolve_packing(clgemm_context *ctx, const clgemm_gemm_desc
     clgemm_status st = check_and_choose(__func__, ctx, desc, &batch, &p, &cp, &any);
     if (st != CLGEMM_SUCCESS)
         return st;
-    /* The row-major problem's A and B are the caller's B and A in a column-major call. */
-    const bool col = desc->layout == CLGEMM_COL_MAJOR;
+    /* The row-major problem's A and B are the caller's B and A in a column-major call, and
+     * again exchanged in a swapped one. */
+    const bool col = (desc->layout == CLGEMM_COL_MAJOR) != p.swapped;
     *operands = (p.pack[0] ? (col ? CLGEMM_PACKS_B : CLGEMM_PACKS_A) : 0u) |
                 (p.pack[1] ? (col ? CLGEMM_PACKS_A : CLGEMM_PACKS_B) : 0u) |
                 (p.pack[2] ? CLGEMM_PACKS_C : 0u);

@@ -129,7 +129,9 @@ static void build_to_defines(const gemm_build *b, char *out, size_t size)
     if (b->epilogue && used < size)
         used += (size_t)snprintf(out + used, size - used, " -DGEMM_EPILOGUE=%d", b->epilogue);
     if (b->bias_rows && used < size)
-        snprintf(out + used, size - used, " -DGEMM_BIAS_ROWS=1");
+        used += (size_t)snprintf(out + used, size - used, " -DGEMM_BIAS_ROWS=1");
+    if (b->trans_c && used < size)
+        snprintf(out + used, size - used, " -DGEMM_TRANS_C=1");
 }
 
 /* One step on one variant: parameters (defaults, then a purpose name's additions, then the
@@ -140,11 +142,7 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
                                  bool build, const gemm_build *want, char **log, errbuf *e)
 {
     memset(plan, 0, sizeof *plan);
-    *plan = (gemm_plan){ .algo = algo, .step = step, .variant = v, .dtype = (int)dtype,
-                         .batched = want->batched && v->batched, .build = *want };
-    plan->build.batched = plan->batched;
-    plan->build.trans_a = want->trans_a && (v->trans & TRANS_A);
-    plan->build.trans_b = want->trans_b && (v->trans & TRANS_B);
+    *plan = (gemm_plan){ .algo = algo, .step = step, .variant = v, .dtype = (int)dtype };
     *log = NULL;
     if (adds && check_keys(v, step->desc.name, adds, e) != 0)
         return PLAN_UNSUPPORTED; /* this backend has no such form (tf32x3 on DPAS, say) */
@@ -168,6 +166,20 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
         err_set(e, "SPLITK=%d: the number of K slices must be at least 1", plan->splitk);
         return PLAN_INVALID;
     }
+    /* SWAP is the host's too: the operands and the build of C^T (gemm_call.c swaps the
+     * problem to match). */
+    const long swap = params_get(&plan->params, "SWAP", 0);
+    if (swap > 1) {
+        err_set(e, "SWAP=%ld: 0 (C = op(A) op(B)) or 1 (C^T = op(B)^T op(A)^T)", swap);
+        return PLAN_INVALID;
+    }
+    plan->swap = swap == 1;
+    const gemm_build asked = plan->swap ? gemm_build_swapped(want) : *want;
+    plan->batched = asked.batched && v->batched;
+    plan->build = asked;
+    plan->build.batched = plan->batched;
+    plan->build.trans_a = asked.trans_a && (v->trans & TRANS_A);
+    plan->build.trans_b = asked.trans_b && (v->trans & TRANS_B);
     if (plan->splitk > 1)
         plan->batched = plan->build.batched = true;
     plan->bm = (int)params_get(&plan->params, "BM", 1);
@@ -192,10 +204,11 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
     if (!source)
         return PLAN_ERROR;
     char defines[400], build_defines[160], options[1024];
-    params kernel_params = plan->params; /* less SPLITK, which no kernel reads */
+    params kernel_params = plan->params; /* less SPLITK and SWAP, which no kernel reads */
     kernel_params.count = 0;
     for (int i = 0; i < plan->params.count; i++)
-        if (strcmp(plan->params.kv[i].key, "SPLITK") != 0)
+        if (strcmp(plan->params.kv[i].key, "SPLITK") != 0 &&
+            strcmp(plan->params.kv[i].key, "SWAP") != 0)
             kernel_params.kv[kernel_params.count++] = plan->params.kv[i];
     params_to_defines(&kernel_params, defines, sizeof defines);
     /* A split plan's kernel writes plain float partial sums; C's type and the epilogue are
@@ -205,8 +218,9 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
         reduce_build.c_type = kernel_build.c_type;
         reduce_build.epilogue = kernel_build.epilogue;
         reduce_build.bias_rows = kernel_build.bias_rows;
+        reduce_build.trans_c = kernel_build.trans_c;
         kernel_build.c_type = kernel_build.epilogue = 0;
-        kernel_build.bias_rows = false;
+        kernel_build.bias_rows = kernel_build.trans_c = false;
     }
     build_to_defines(&kernel_build, build_defines, sizeof build_defines);
     const char *extra = getenv("CLGEMM_BUILD_OPTIONS"); /* e.g. -cl-nv-verbose */

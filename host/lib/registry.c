@@ -210,21 +210,25 @@ static bool in_list(const char *list, const char *key)
     return false;
 }
 
-/* Every kernel that takes a batch in one launch can be split along K (host/lib/splitk.c). */
+/* Every kernel that takes a batch in one launch can be split along K (host/lib/splitk.c);
+ * every kernel can run the swapped problem (SWAP, gemm_call.c: its stores go through
+ * cl/epilogue.h, which stores C transposed). */
 #define SPLITK_KEY "SPLITK"
+#define SWAP_KEY "SWAP"
 
 bool variant_has_key(const variant *v, const char *key)
 {
     return in_list(v->defaults, key) || in_list(v->extra_keys, key) ||
-           (v->batched && strcmp(key, SPLITK_KEY) == 0);
+           strcmp(key, SWAP_KEY) == 0 || (v->batched && strcmp(key, SPLITK_KEY) == 0);
 }
 
 void variant_keys(const variant *v, char *out, size_t size)
 {
     size_t used = 0;
     out[0] = '\0';
-    const char *lists[3] = { v->defaults, v->extra_keys, v->batched ? SPLITK_KEY : NULL };
-    for (int l = 0; l < 3; l++)
+    const char *lists[4] = { v->defaults, v->extra_keys, v->batched ? SPLITK_KEY : NULL,
+                             SWAP_KEY };
+    for (int l = 0; l < 4; l++)
         for (const char *p = lists[l]; p && *p && used + 1 < size;) {
             p += strspn(p, " ,");
             size_t len = strcspn(p, " ,=");
