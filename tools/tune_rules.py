@@ -8,7 +8,8 @@ candidate and every split count S (1, 2, 4, 8, with K / S >= 256); each run is v
 clgemm and a wrong one is dropped.  A candidate's score is the geometric mean over the shapes
 of its best time; the winner's split becomes split_per_cu = the geometric mean over the shapes
 where it split of S x (its blocks of C) / (compute units), so that the rule scales the split
-to other N and M.  Run by tools/tune.py --rules.
+to other N and M, and split_kmin the shortest slice K / S that paid off (a split must win by
+5%), so that a shorter K is not cut.  Run by tools/tune.py --rules.
 
 usage: tools/tune_rules.py [--clgemm build/clgemm] [--device SPEC] [--out FILE]
                            [--purposes auto,tensor_core,...] [--time-limit S]
@@ -152,7 +153,9 @@ def tune_class(args, purpose, cdtype, rdtype, bases, trans, m_max, M, cus):
             algo, params, S = what[name]
             tiles = tiles_of(algo, params, trans, rdtype, M, N)
             best = times.setdefault((algo, params, N, K), (t, S, tiles))
-            if t < best[0]:
+            # a split must beat what it replaces by 5%: it costs a second kernel and a
+            # pass over partial sums that the timing of one shape hardly separates from noise
+            if t < best[0] * (0.95 if S > best[1] else 1.0 / 0.95 if S < best[1] else 1.0):
                 times[(algo, params, N, K)] = (t, S, tiles)
         if res is None:
             return None, res
@@ -164,11 +167,14 @@ def tune_class(args, purpose, cdtype, rdtype, bases, trans, m_max, M, cus):
         score = math.exp(sum(math.log(p[0]) for p in per) / len(per))
         splits = [p[1] * p[2] / cus for p in per if p[1] > 1]
         per_cu = math.exp(sum(map(math.log, splits)) / len(splits)) if splits else 0
-        scored.append((score, algo, params, per_cu, per))
+        # the shortest slice that paid off: shorter K is not split (at K = 4096 a split
+        # that won at K = 16384 can cost more than it gains)
+        kmin = min((K // p[1] for (N, K), p in zip(shapes, per) if p[1] > 1), default=0)
+        scored.append((score, algo, params, per_cu, per, kmin))
     if not scored:
         return None, None
     scored.sort()
-    score, algo, params, per_cu, per = scored[0]
+    score, algo, params, per_cu, per, kmin = scored[0]
     if (algo, params) == bases[0][:2] and not per_cu:
         return None, scored  # the purpose's own first choice, unsplit: no rule needed
     N, K = shapes[0]
@@ -176,7 +182,7 @@ def tune_class(args, purpose, cdtype, rdtype, bases, trans, m_max, M, cus):
     gbps = ((M * K + K * N) * e + M * N * 4) / (per[0][0] * 1e-3) / 1e9
     return {'purpose': purpose, 'dtype': rdtype, 'trans': trans if M <= 16 else 'any',
             'm_max': m_max, 'algorithm': algo, 'params': params,
-            'split_per_cu': round(per_cu, 4), 'split_kmin': KSLICE_MIN if per_cu else 0,
+            'split_per_cu': round(per_cu, 4), 'split_kmin': max(KSLICE_MIN, kmin) if per_cu else 0,
             'measured': '%dx%dx%d' % (M, N, K), 'ms': round(per[0][0], 5),
             'gbps': round(gbps, 1)}, scored
 
