@@ -74,7 +74,8 @@ static void test_parse_and_lookup(void)
     x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 16, 4096);
     EXPECT(shape_rule_split(x, 132, 264, 4096) == 1); /* enough blocks already */
     EXPECT(shape_rule_split(x, 132, 64, 4096) == 4);  /* 264 / 64 = 4.1 to nearest */
-    EXPECT(shape_rule_split(x, 132, 48, 4096) == 6);  /* 5.5 to nearest */
+    EXPECT(shape_rule_split(x, 132, 48, 4800) == 6);  /* 5.5 to nearest: 6 slices of 800 */
+    EXPECT(shape_rule_split(x, 132, 48, 4096) == 4);  /* 6, 5, 7 leave a shorter slice */
     EXPECT(shape_rule_split(x, 132, 8, 4096) == 16);  /* 33, but K / 256 = 16 */
     EXPECT(shape_rule_split(x, 132, 8, 300) == 1);    /* one slice of 256 at most */
     x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 1, 4096);

@@ -139,5 +139,15 @@ int shape_rule_split(const shape_rule *r, unsigned compute_units, long tiles, lo
         s = most;
     if (s > 32)
         s = 32;
+    /* Slices of equal length run as one launch; a shorter last one is a second launch (and
+     * on NVIDIA's OpenCL each launch costs microseconds that a small GEMM does not have), so
+     * the nearest count within half of s that cuts K evenly, where there is one. */
+    for (long d = 0; s > 1 && d <= s / 2; d++)
+        for (int sign = -1; sign <= 1; sign += 2) {
+            const long t = s + sign * d;
+            const long len = ((K + t - 1) / t + 7) / 8 * 8; /* as splitk_slices cuts */
+            if (t > 1 && t <= most && t <= 32 && K % len == 0 && K / len == t)
+                return (int)t;
+        }
     return s > 1 ? (int)s : 1;
 }
