@@ -189,7 +189,8 @@ static int enqueue_batch(layout_pass *lp, const gemm_plan *plan, chain *c, const
 }
 
 /* Which operands the plan's kernel cannot read in place (transposed, or misaligned for it,
- * also by the batch stride).  0, or -1 with *st set. */
+ * also by the batch stride), once the problem is turned as the plan runs it (SWAP).  0, or
+ * -1 with *st set. */
 static int decide_packing(const char *fn, const gemm_plan *plan, problem *p, size_t batch,
                           const user_operand *const u[3], bool *any, clgemm_status *st)
 {
