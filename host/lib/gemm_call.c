@@ -18,57 +18,10 @@
 #include <string.h>
 
 #include "api_internal.h"
+#include "chain.h"
 #include "gemm_check.h"
 #include "layout.h"
 #include "registry.h"
-
-/* The first and last commands of a call, and the order of its commands on a queue that does
- * not keep it itself (a barrier before every command but the first). */
-typedef struct chain {
-    cl_command_queue q;
-    bool unordered, want_first, want_last;
-    int commands;
-    cl_event first, last;
-} chain;
-
-static int chain_fence(chain *c, errbuf *e)
-{
-    return c->commands++ ? gemm_queue_fence(c->q, c->unordered, e) : 0;
-}
-
-/* The event the next command should give back (NULL: neither end is wanted from it). */
-static cl_event *chain_want(chain *c, cl_event *slot)
-{
-    *slot = NULL;
-    return (c->want_first && !c->first) || c->want_last ? slot : NULL;
-}
-
-/* Takes the references of f (the first command of what was enqueued) and l (its last). */
-static void chain_record(chain *c, cl_event f, cl_event l)
-{
-    if (f && c->want_first && !c->first) {
-        c->first = f;
-        f = NULL;
-    }
-    if (l && c->want_last) {
-        if (c->last)
-            clReleaseEvent(c->last);
-        c->last = l;
-        l = NULL;
-    }
-    if (f)
-        clReleaseEvent(f);
-    if (l)
-        clReleaseEvent(l);
-}
-
-/* One command's event as both ends. */
-static void chain_one(chain *c, cl_event ev)
-{
-    if (ev)
-        clRetainEvent(ev);
-    chain_record(c, ev, ev);
-}
 
 /* The row-major problem and its packed operands: enqueues every command of the call. */
 typedef struct problem {
