@@ -61,7 +61,9 @@
  *
  * Launch: TMA_THREADS = (BM/64) * 128 + 32 work-items per group (the consumers, then the
  * producer warp); group (x, y) computes, before the GM remapping, C's block at block column
- * x, row y; with GEMM_BATCHED, of problem z (3-D tensor maps).  Parameters (-D):
+ * x, row y; with GEMM_BATCHED, of problem z (3-D tensor maps); with GEMM_KSPLIT, of K's
+ * slice z, and the last group of a block to finish adds the slices up (mma/tma_ksplit.h: one
+ * launch where a split plan elsewhere takes two).  Parameters (-D):
  *   DTYPE    0: fp32 (TF32 on the packed operands), 1: f16, 2: bf16
  *   BM x BN  C's block: BM 64 or 128 (64 per consumer); BN a multiple of WGN, and of 64
  *            where B lands N-major (at most 256 where it lands K-major: one box)
@@ -241,38 +243,8 @@ __kernel void wgmma_tma_set_maps(__global uchar *maps, __global const elem_t *A,
 #endif
 }
 
-/* The copies of slice i into the slot at byte address dst: A's box, with SPLIT A's and B^T's
- * lo boxes (rows M.. of packed A, N.. of packed B^T), then B's boxes.  The copy engine's own,
- * or each work-item's share of them in the emulation (which reads A and B directly). */
-#if !CLGEMM_EMULATE_TMA && GEMM_BATCHED
-/* A batch: 3-D maps, the problem the third coordinate (0 in a shared operand's one-deep map) */
-#define COPY_A(dst, x, y) TMA_LOAD_3D(dst, maps, x, y, strideA ? (int)get_group_id(2) : 0, full)
-#define COPY_B(dst, x, y)                                                                    \
-    TMA_LOAD_3D(dst, maps + 128, x, y, strideB ? (int)get_group_id(2) : 0, full)
-#elif !CLGEMM_EMULATE_TMA
-#define COPY_A(dst, x, y) TMA_LOAD_2D(dst, maps, x, y, full)
-#define COPY_B(dst, x, y) TMA_LOAD_2D(dst, maps + 128, x, y, full)
-#else
-#define COPY_A(dst, x, y)                                                                    \
-    tma_emu_load_2d(wgmma_arena_w_, dst, (__global const uchar *)(A + offA), lda,            \
-                    A_MN ? K : M * (1 + SPLIT), A_MN ? M : K, x, y, A_BOX_ROWS, A_BOX_COLS,  \
-                    ELEM, (uint)(A_BOX_COLS * ELEM), tid, TMA_THREADS)
-#define COPY_B(dst, x, y)                                                                    \
-    tma_emu_load_2d(wgmma_arena_w_, dst, (__global const uchar *)(B + offB), ldb,            \
-                    B_MN ? K : N * (1 + SPLIT), B_MN ? N : K, x, y, B_BOX_ROWS, B_BOX_COLS,  \
-                    ELEM, (uint)(B_BOX_COLS * ELEM), tid, TMA_THREADS)
-#endif
-#define TMA_COPY_SLICE(i, dst)                                                               \
-    do {                                                                                     \
-        _Pragma("unroll") for (int q = 0; q < A_BOXES; ++q)                                  \
-            COPY_A((dst) + (uint)(q * A_BOX1), A_X(i, q), A_Y(i, q));                        \
-        if (SPLIT) {                                                                         \
-            COPY_A((dst) + (uint)A_BOX, (i) * BK, M + row0);                                 \
-            COPY_B((dst) + (uint)(A_BYTES + B_BOX), (i) * BK, N + col0);                     \
-        }                                                                                    \
-        _Pragma("unroll") for (int q = 0; q < B_BOXES; ++q)                                  \
-            COPY_B((dst) + (uint)(A_BYTES + q * B_BOX), B_X(i, q), B_Y(i, q));               \
-    } while (0)
+#include "mma/tma_copies.h"
+#include "mma/tma_ksplit.h"
 
 /* One consumer warpgroup's wgmmas on the slot at byte address base: BK / WG_K k steps, WG_NI
  * wgmmas of 64 x WGN each, one commit group. */
@@ -314,12 +286,17 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
                     __global gemm_c_t *restrict C, const int offC, const int ldc,
                     __global const gemm_c_t *restrict bias, const int offBias,
                     const int strideA, const int strideB, const int strideC,
-                    __global const uchar *restrict maps)
+                    __global const uchar *restrict maps, const int kslice,
+                    __global float *restrict partials, const int ldp,
+                    __global int *restrict tile_counts)
 {
     GEMM_BATCH_ENTRY(A, B, C); /* C's problem; A's and B's for the emulated copies */
     /* Swizzle atoms must sit on their pattern's repeat (1024 bytes for 128-byte rows). */
     __local float4 arena4[STAGES * STAGE_BYTES / 16] __attribute__((aligned(1024)));
     __local ulong bars[2 * STAGES]; /* full[s], then empty[s] */
+#if GEMM_KSPLIT
+    __local int ksplit_last_[1]; /* whether this group finishes its block (tma_ksplit.h) */
+#endif
 
     const int tid = get_local_id(0);
     WGMMA_SETUP(arena4, tid);
@@ -333,7 +310,13 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
 #else
     const int row0 = get_group_id(1) * BM, col0 = get_group_id(0) * BN;
 #endif
-    const int slices = (K + BK - 1) / BK;
+#if GEMM_KSPLIT /* slice kpart of K: kslice values (a multiple of BK), tma_ksplit.h */
+    const int kpart = (int)get_group_id(2), kfirst = kpart * (kslice / BK);
+    const int kleft = K - kpart * kslice;
+    const int slices = ((kleft < kslice ? kleft : kslice) + BK - 1) / BK;
+#else
+    const int kfirst = 0, slices = (K + BK - 1) / BK;
+#endif
 
     float acc[WG_NI][WGN / 2];
 #pragma unroll
@@ -372,7 +355,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
                 const uint full = full0 + 8u * s;
                 const uint dst = wgmma_base_ + (uint)(s * STAGE_BYTES);
                 TMA_EXPECT(full, STAGE_BYTES);
-                TMA_COPY_SLICE(i, dst);
+                TMA_COPY_SLICE(kfirst + i, dst);
             }
         }
         return;
@@ -403,7 +386,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
     for (int i = 0; i < slices; ++i) {
         const uint dst = wgmma_base_ + (uint)((i % STAGES) * STAGE_BYTES);
         barrier(CLK_LOCAL_MEM_FENCE);
-        TMA_COPY_SLICE(i, dst);
+        TMA_COPY_SLICE(kfirst + i, dst);
         barrier(CLK_LOCAL_MEM_FENCE);
 #if ROUND_LOCAL
         TMA_ROUND_SLOT(i % STAGES, TMA_THREADS);
@@ -415,14 +398,19 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
                 TMA_PROMOTE();
         }
     }
+#if !GEMM_KSPLIT /* with it, the producer's work-items leave after the count */
     if (wg == CONSUMERS)
         return;
+#endif
 #endif
 #pragma unroll
     for (int j = 0; j < WG_NI; ++j)
 #pragma unroll
         for (int q = 0; q < WGN / 2; ++q)
             WGMMA_KEEP(TMA_RESULT[j][q]);
+#if GEMM_KSPLIT /* the emulation's producer work-items leave here, after the count */
+    TMA_KSPLIT_FINISH();
+#endif
 
     GEMM_C_MOVE(row0, col0);
     GEMM_BIAS_MOVE(row0, col0);

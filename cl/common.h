@@ -23,7 +23,13 @@
  *   GEMM_EPILOGUE   0 none, 1 bias, 2 relu, 3 bias_relu, 4 gelu, 5 bias_gelu (clgemm.h)
  *   GEMM_BIAS_ROWS  the bias is indexed by C's row, not its column (a column-major call)
  *   GEMM_TRANS_C    C is stored transposed: (r, c) at C[offC + c * ldc + r] (SWAP=1)
- * The last four live in epilogue.h, with every store of C. */
+ * The last four live in epilogue.h, with every store of C.  And step 10 alone:
+ *   GEMM_KSPLIT     K's slices in one launch, dimension 2 naming the slice; the group that
+ *                   finishes a block last sums it (mma/tma_ksplit.h)
+ */
+#ifndef GEMM_KSPLIT
+#define GEMM_KSPLIT 0
+#endif
 #ifndef GEMM_BATCHED
 #define GEMM_BATCHED 0
 #endif

@@ -223,10 +223,28 @@ cl_mem gemm_scratch_get(const gemm_plan *plan, cl_command_queue q, int which, si
     return buf;
 }
 
-int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,
-                 gemm_operand A, gemm_operand B, float beta, gemm_operand C,
-                 gemm_operand bias, const gemm_batch *batch, cl_event *first, cl_event *last,
-                 errbuf *e)
+cl_mem gemm_scratch_get_zeroed(const gemm_plan *plan, cl_command_queue q, int which,
+                               size_t bytes, errbuf *e)
+{
+    const cl_mem old = plan->scratch->buf[which];
+    cl_mem buf = gemm_scratch_get(plan, q, which, bytes, e);
+    if (buf && buf != old) {
+        const cl_int zero = 0;
+        cl_int st = clEnqueueFillBuffer(q, buf, &zero, sizeof zero, 0, bytes, 0, NULL, NULL);
+        if (st != CL_SUCCESS) {
+            err_set(e, "clEnqueueFillBuffer(%zu bytes of zeros) failed: %s", bytes,
+                    cl_error_name(st));
+            return NULL;
+        }
+    }
+    return buf;
+}
+
+/* gemm_enqueue, and with ks a GEMM_KSPLIT plan's launch over K's slices. */
+static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,
+                   gemm_operand A, gemm_operand B, float beta, gemm_operand C,
+                   gemm_operand bias, const gemm_batch *batch, const gemm_ksplit *ks,
+                   cl_event *first, cl_event *last, errbuf *e)
 {
     cl_kernel k = plan->kernel;
     cl_mem maps = NULL;
@@ -274,6 +292,12 @@ int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float 
         if (!maps)
             goto fail;
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &maps));
+        /* Step 10 takes the split's arguments whether or not it was built to read them. */
+        const int len = ks ? ks->len : s.K, ldp = ks ? ks->ldp : 0;
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &len));
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), ks ? &ks->partials : NULL));
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &ldp));
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), ks ? &ks->counts : NULL));
     }
     /* After set_maps (which only needs the packed buffers' addresses), so that the timing
      * bracket holds the pre-pass and not the one-work-item kernel. */
@@ -296,7 +320,7 @@ int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float 
         global[0] = tiles_n * plan->local[0];
         global[1] = tiles_m * plan->local[1];
     }
-    global[2] = (size_t)batch->count;
+    global[2] = (size_t)(ks ? ks->parts : batch->count);
     CL_TRY(e, clEnqueueNDRangeKernel(q, k, plan->variant->batched ? 3 : 2, NULL, global, local,
                                      0, NULL, first || last ? &main_ev : NULL));
     if (first) {
@@ -319,4 +343,24 @@ fail:
     if (maps)
         clReleaseMemObject(maps);
     return rc;
+}
+
+int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,
+                 gemm_operand A, gemm_operand B, float beta, gemm_operand C,
+                 gemm_operand bias, const gemm_batch *batch, cl_event *first, cl_event *last,
+                 errbuf *e)
+{
+    return enqueue(plan, q, s, alpha, A, B, beta, C, bias, batch, NULL, first, last, e);
+}
+
+int gemm_enqueue_split(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,
+                       gemm_operand A, gemm_operand B, float beta, gemm_operand C,
+                       gemm_operand bias, const gemm_ksplit *ks, cl_event *first,
+                       cl_event *last, errbuf *e)
+{
+    if (!plan->ksplit_fused || !plan->variant->batched) {
+        err_set(e, "internal: %s was not built to split K in one launch", plan->variant->kernel);
+        return -1;
+    }
+    return enqueue(plan, q, s, alpha, A, B, beta, C, bias, NULL, ks, first, last, e);
 }

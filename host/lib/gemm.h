@@ -77,8 +77,10 @@ typedef struct gemm_plan {
     bool pack_a, pack_b, split;
     cl_kernel pack_bt, round_a;
     struct plan_scratch *scratch; /* their buffers, reused on the same in-order queue */
-    /* SPLITK > 1: K in slices, a batched launch over them and a reduction (splitk.c). */
+    /* SPLITK > 1: K in slices, a batched launch over them and a reduction (splitk.c); step
+     * 10 (ksplit_fused) runs them in one launch that sums them itself (GEMM_KSPLIT). */
     int splitk;
+    bool ksplit_fused;
     /* SWAP=1: the kernel computes C^T = op(B)^T op(A)^T (N x M) and stores it transposed, so
      * that a small M lies along the kernel's N (gemm_call.c swaps the operands). */
     bool swap;
@@ -119,12 +121,16 @@ enum {
     SCRATCH_LAYOUT_A,
     SCRATCH_LAYOUT_B,
     SCRATCH_LAYOUT_C,
-    SCRATCH_SPLITK, /* split-K's partial products */
+    SCRATCH_SPLITK,        /* split-K's partial products */
+    SCRATCH_KSPLIT_COUNTS, /* GEMM_KSPLIT's finished slices per block (kept at zero) */
     SCRATCH_SLOTS
 };
 void gemm_scratch_begin(const gemm_plan *plan, cl_command_queue q);
 cl_mem gemm_scratch_get(const gemm_plan *plan, cl_command_queue q, int slot, size_t bytes,
                         errbuf *e);
+/* The same, filled with zeros on q where the buffer is new (a reused one is as left). */
+cl_mem gemm_scratch_get_zeroed(const gemm_plan *plan, cl_command_queue q, int slot,
+                               size_t bytes, errbuf *e);
 
 /* Whether q runs commands out of order; then the commands of one call are ordered by
  * gemm_queue_fence (a barrier; nothing on an in-order queue). */
@@ -152,6 +158,18 @@ int gemm_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float 
                  gemm_operand A, gemm_operand B, float beta, gemm_operand C,
                  gemm_operand bias, const gemm_batch *batch, cl_event *first, cl_event *last,
                  errbuf *e);
+
+/* One launch of a GEMM_KSPLIT plan (step 10) over `parts` slices of `len` values of K (a
+ * multiple of the plan's BK): partial products in `partials` (parts x M x ldp floats) and
+ * per block of C the count of its finished slices in `counts` (zeros, left zero). */
+typedef struct gemm_ksplit {
+    int parts, len, ldp;
+    cl_mem partials, counts;
+} gemm_ksplit;
+int gemm_enqueue_split(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,
+                       gemm_operand A, gemm_operand B, float beta, gemm_operand C,
+                       gemm_operand bias, const gemm_ksplit *ks, cl_event *first,
+                       cl_event *last, errbuf *e);
 
 /* Split-K (splitk.c).  splitk_create builds the reduction for a plan with SPLITK > 1 with the
  * defines of C's type and epilogue (the plan's kernel is built without them); splitk_slices

@@ -180,7 +180,9 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
     plan->build.batched = plan->batched;
     plan->build.trans_a = asked.trans_a && (v->trans & TRANS_A);
     plan->build.trans_b = asked.trans_b && (v->trans & TRANS_B);
-    if (plan->splitk > 1)
+    /* Step 10 splits in its own launch (cl/mma/tma_ksplit.h); the others as a batch. */
+    plan->ksplit_fused = plan->splitk > 1 && v->tma;
+    if (plan->splitk > 1 && !plan->ksplit_fused)
         plan->batched = plan->build.batched = true;
     plan->bm = (int)params_get(&plan->params, "BM", 1);
     plan->bn = (int)params_get(&plan->params, "BN", 1);
@@ -212,9 +214,9 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
             kernel_params.kv[kernel_params.count++] = plan->params.kv[i];
     params_to_defines(&kernel_params, defines, sizeof defines);
     /* A split plan's kernel writes plain float partial sums; C's type and the epilogue are
-     * the reduction's (splitk.c), which alone stores C. */
+     * the reduction's (splitk.c), which alone stores C; step 10 stores C itself. */
     gemm_build kernel_build = plan->build, reduce_build = { .batched = false };
-    if (plan->splitk > 1) {
+    if (plan->splitk > 1 && !plan->ksplit_fused) {
         reduce_build.c_type = kernel_build.c_type;
         reduce_build.epilogue = kernel_build.epilogue;
         reduce_build.bias_rows = kernel_build.bias_rows;
@@ -226,8 +228,9 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
     const char *extra = getenv("CLGEMM_BUILD_OPTIONS"); /* e.g. -cl-nv-verbose */
     /* Kernels that size their local memory by the device (step 10) read what it really
      * allows from CLGEMM_LOCAL_BYTES. */
-    snprintf(options, sizeof options, "%s %s -DDTYPE=%d %s%s -DCLGEMM_LOCAL_BYTES=%llu %s",
+    snprintf(options, sizeof options, "%s %s -DDTYPE=%d %s%s%s -DCLGEMM_LOCAL_BYTES=%llu %s",
              PROGRAM_BASE_OPTIONS, v->options, (int)dtype, defines, build_defines,
+             plan->ksplit_fused ? " -DGEMM_KSPLIT=1" : "",
              (unsigned long long)device_local_mem_usable(dev), extra ? extra : "");
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -252,7 +255,7 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
         return PLAN_ERROR;
     }
     build_to_defines(&reduce_build, build_defines, sizeof build_defines);
-    if (splitk_create(plan, ctx, dev, build_defines, log, e) != 0) {
+    if (!plan->ksplit_fused && splitk_create(plan, ctx, dev, build_defines, log, e) != 0) {
         gemm_plan_release(plan);
         return PLAN_BUILD_FAILED;
     }

@@ -1,7 +1,10 @@
 /* Split-K: a plan with SPLITK = S > 1 cuts K into slices and runs its own kernel on them as a
  * strided batch, then adds the partial products in a fixed order (cl/splitk_reduce.cl).
  * Nothing in a GEMM kernel changes: any variant that takes a batch in one launch
- * (variant.batched) can be split, the lesson steps and the matrix-unit paths alike.
+ * (variant.batched) can be split, the lesson steps and the matrix-unit paths alike.  Step 10
+ * is the exception (fused_enqueue): its slices are one launch, and the group that finishes a
+ * block of C last adds the partial products in the same fixed order and stores C (a second
+ * launch costs as much as a small GEMM; cl/mma/tma_ksplit.h).
  *
  * Slices are Ks = ceil(K / S) rounded up to a multiple of 8 values long (so that each slice's
  * operands stay as aligned as the whole ones: every kernel's vector width divides 8); the
@@ -56,13 +59,45 @@ void splitk_release(gemm_plan *plan)
 
 int splitk_slices(const gemm_plan *plan, int K, int *ks)
 {
-    if (plan->splitk <= 1 || !plan->reduce)
+    if (plan->splitk <= 1 || (!plan->reduce && !plan->ksplit_fused))
         return 0;
     /* Even a K too short to cut goes through the reduction (as one slice): the plan's kernel
-     * was built plain and cannot store C's type or its epilogue itself. */
+     * was built plain and cannot store C's type or its epilogue itself.  Step 10's slices
+     * are whole K slices of its own (BK), so that no TMA box reads into the next one. */
     const long long len = ((long long)K + plan->splitk - 1) / plan->splitk;
-    *ks = (int)((len + 7) / 8 * 8);
+    const int unit = plan->ksplit_fused ? plan->bk : 8;
+    *ks = (int)((len + unit - 1) / unit * unit);
+    if (*ks < unit)
+        *ks = unit;
     return (int)((K + *ks - 1) / *ks);
+}
+
+/* Step 10's split: one launch (cl/mma/tma_ksplit.h), partial products and block counts in
+ * the plan's scratch. */
+static int fused_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,
+                         gemm_operand A, gemm_operand B, float beta, gemm_operand C,
+                         gemm_operand bias, cl_event *first, cl_event *last, errbuf *e)
+{
+    gemm_ksplit ks = { .ldp = (s.N + 7) / 8 * 8 };
+    ks.parts = splitk_slices(plan, s.K, &ks.len);
+    const size_t blocks = (size_t)((s.M + plan->bm - 1) / plan->bm) *
+                          (size_t)((s.N + plan->bn - 1) / plan->bn);
+    const size_t partials = (size_t)ks.parts * (size_t)s.M * (size_t)ks.ldp;
+    if (ks.parts > GEMM_BATCH_MAX_LAUNCH || partials > INT_MAX || blocks > INT_MAX) {
+        err_set(e, "SPLITK=%d needs %d slices of %zu partial sums, beyond one launch",
+                plan->splitk, ks.parts, partials);
+        return -1;
+    }
+    if (ks.parts > 1) {
+        ks.partials =
+            gemm_scratch_get(plan, q, SCRATCH_SPLITK, partials * sizeof(float), e);
+        ks.counts = ks.partials ? gemm_scratch_get_zeroed(plan, q, SCRATCH_KSPLIT_COUNTS,
+                                                          blocks * sizeof(cl_int), e)
+                                : NULL;
+        if (!ks.counts)
+            return -1;
+    }
+    return gemm_enqueue_split(plan, q, s, alpha, A, B, beta, C, bias, &ks, first, last, e);
 }
 
 /* One launch of the GEMM over `count` slices of length k starting with slice `first`. */
@@ -85,6 +120,8 @@ int splitk_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
                    gemm_operand A, gemm_operand B, float beta, gemm_operand C,
                    gemm_operand bias, cl_event *first, cl_event *last, errbuf *e)
 {
+    if (plan->ksplit_fused)
+        return fused_enqueue(plan, q, s, alpha, A, B, beta, C, bias, first, last, e);
     int ks = s.K;
     const int slices = splitk_slices(plan, s.K, &ks);
     const int whole = s.K / ks, rest = s.K - whole * ks;
