@@ -64,8 +64,7 @@ inline int ksplit_arrive(__global int *count)
 #define KSPLIT_V TMA_RESULT[j][4 * c8 + h]
 /* Another group's sum.  A plain load: the fence each reader executes after the count orders
  * it after the writers' fences (PTX's fence-fence synchronization through the atomic), and
- * plain loads pipeline, where volatile ones went out one at a time: at 128 x 4096 x 4096
- * bf16 that cost the split its whole gain (bench/results/2026-11-24_nvidia-h100/ksplit). */
+ * no line of another group's slice is in this SM's L1 (each block's slices are read once). */
 #define KSPLIT_READ(p) (*KSPLIT_AT(p, kr_, kc_))
 
 /* Steps 1 to 3; a group that does not finish its block returns.  Statements, not a block:
