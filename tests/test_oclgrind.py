@@ -64,6 +64,8 @@ GENERAL = [
 SPLIT_JOBS = [
     ('skinny:SPLITK=3', '3x17x40', ['--trans', 'NT', '--beta', '0.5']),
     ('warp_tiled:SPLITK=2', '9x13x40', []),
+    # step 10's one launch (cl/mma/tma_ksplit.h): 40 = 32 + 8, the count and the sum
+    ('wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2,SPLITK=2', '37x45x40', ['--dtype', 'bf16']),
 ]
 SIZES_BY_MODE = {
     'kernels': (SIZES + GENERAL, SIZES),
@@ -255,7 +257,8 @@ def sweep(oclgrind, clgemm, mode):
             jobs += [(a, s, ('--dtype', dt, *x), tuple(sorted(env.items())))
                      for dt in DTYPES16[mode] for s, x in sizes]
     if mode == 'kernels':
-        jobs += [(a, sz, tuple(x), ()) for a, sz, x in SPLIT_JOBS if a.split(':')[0] in kernels]
+        jobs += [(a, sz, tuple(x), tuple(sorted(kernels[a.split(':')[0]].items())))
+                 for a, sz, x in SPLIT_JOBS if a.split(':')[0] in kernels]
     failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers()) as pool:
         futures = {pool.submit(run_one, oclgrind, clgemm, mode, a, s, list(x), dict(env)): key

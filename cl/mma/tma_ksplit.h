@@ -31,6 +31,11 @@
 #define KSPLIT_SYNC() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
 #define KSPLIT_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
 inline int ksplit_arrive(__global int *count) { return atomic_add(count, 1); }
+/* OpenCL 1.2 orders other groups' memory only through atomics: the emulation moves the
+ * partial sums and the count's reset as atomic words, which oclgrind checks as such. */
+#define KSPLIT_PUT(p, v) atomic_xchg((volatile __global int *)(p), as_int(v))
+#define KSPLIT_GET(p) as_float(atomic_or((volatile __global int *)(p), 0))
+#define KSPLIT_RESET(p) atomic_xchg(p, 0)
 #else /* the producer warp has left: the consumers' named barrier, and a device-wide fence */
 #define KSPLIT_SYNC() asm volatile("bar.sync 1, %0;" ::"r"(CONSUMERS * WGMMA_THREADS) : "memory")
 #define KSPLIT_FENCE() asm volatile("membar.gl;" ::: "memory")
@@ -40,6 +45,9 @@ inline int ksplit_arrive(__global int *count)
     asm volatile("atom.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(count) : "memory");
     return before;
 }
+#define KSPLIT_PUT(p, v) (*(p) = (v))
+#define KSPLIT_GET(p) (*(p))
+#define KSPLIT_RESET(p) (*(p) = 0)
 #endif
 
 /* Element (r, c) of this group's block of C in partial product p. */
@@ -65,7 +73,7 @@ inline int ksplit_arrive(__global int *count)
 /* Another group's sum.  A plain load: the fence each reader executes after the count orders
  * it after the writers' fences (PTX's fence-fence synchronization through the atomic), and
  * no line of another group's slice is in this SM's L1 (each block's slices are read once). */
-#define KSPLIT_READ(p) (*KSPLIT_AT(p, kr_, kc_))
+#define KSPLIT_READ(p) KSPLIT_GET(KSPLIT_AT(p, kr_, kc_))
 
 /* Steps 1 to 3; a group that does not finish its block returns.  Statements, not a block:
  * the barriers stay at the kernel's top level, where PoCL's emulation expects them (one
@@ -73,7 +81,7 @@ inline int ksplit_arrive(__global int *count)
 #define TMA_KSPLIT_FINISH()                                                                  \
     const int parts_ = (int)get_num_groups(2);                                               \
     if (parts_ > 1 && wg < CONSUMERS)                                                        \
-        KSPLIT_FOR_EACH(*KSPLIT_AT(kpart, kr_, kc_) = KSPLIT_V);                             \
+        KSPLIT_FOR_EACH(KSPLIT_PUT(KSPLIT_AT(kpart, kr_, kc_), KSPLIT_V));                             \
     KSPLIT_FENCE();                                                                          \
     KSPLIT_SYNC();                                                                           \
     if (tid == 0) {                                                                          \
@@ -81,7 +89,7 @@ inline int ksplit_arrive(__global int *count)
             tile_counts + get_group_id(1) * get_num_groups(0) + get_group_id(0);             \
         ksplit_last_[0] = parts_ == 1 || ksplit_arrive(count_) == parts_ - 1;                \
         if (parts_ > 1 && ksplit_last_[0]) /* every group of the block has counted */        \
-            *count_ = 0;                                                                     \
+            KSPLIT_RESET(count_);                                                            \
         KSPLIT_FENCE();                                                                      \
     }                                                                                        \
     KSPLIT_SYNC();                                                                           \
