@@ -226,9 +226,12 @@ cl_mem gemm_scratch_get(const gemm_plan *plan, cl_command_queue q, int which, si
 cl_mem gemm_scratch_get_zeroed(const gemm_plan *plan, cl_command_queue q, int which,
                                size_t bytes, errbuf *e)
 {
-    const cl_mem old = plan->scratch->buf[which];
+    /* Whether gemm_scratch_get makes a new buffer (not by comparing handles: a released
+     * buffer's handle can come back for the new one). */
+    const struct plan_scratch *sc = plan->scratch;
+    const bool fresh = !sc->buf[which] || sc->bytes[which] < bytes;
     cl_mem buf = gemm_scratch_get(plan, q, which, bytes, e);
-    if (buf && buf != old) {
+    if (buf && fresh) {
         const cl_int zero = 0;
         cl_int st = clEnqueueFillBuffer(q, buf, &zero, sizeof zero, 0, bytes, 0, NULL, NULL);
         if (st != CL_SUCCESS) {
