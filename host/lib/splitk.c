@@ -67,8 +67,6 @@ int splitk_slices(const gemm_plan *plan, int K, int *ks)
     const long long len = ((long long)K + plan->splitk - 1) / plan->splitk;
     const int unit = plan->ksplit_fused ? plan->bk : 8;
     *ks = (int)((len + unit - 1) / unit * unit);
-    if (*ks < unit)
-        *ks = unit;
     return (int)((K + *ks - 1) / *ks);
 }
 
