@@ -12,8 +12,8 @@
  *   2. a fence makes them visible to the whole device, and one work-item counts the block's
  *      finished slices (an atomic add on tile_counts[block]);
  *   3. the group that counts the last slice resets the count to zero (for the next call)
- *      and sums the partial products in slice order 0, 1, ..., parts - 1, its own from its
- *      registers (the same value it wrote): the same order whichever group comes last, so
+ *      and sums the partial products in slice order 0, 1, ..., parts - 1, all read back from
+ *      memory (its own is the value it wrote): the same order whichever group comes last, so
  *      the result is the same bit for bit at every run, and equal to the reduction's;
  *   4. that group stores C through the epilogue, like an unsplit one; the others are done.
  *
@@ -33,8 +33,10 @@
 inline int ksplit_arrive(__global int *count) { return atomic_add(count, 1); }
 /* OpenCL 1.2 orders other groups' memory only through atomics: the emulation moves the
  * partial sums and the count's reset as atomic words, which oclgrind checks as such. */
-#define KSPLIT_PUT(p, v) atomic_xchg((volatile __global int *)(p), as_int(v))
-#define KSPLIT_GET(p) as_float(atomic_or((volatile __global int *)(p), 0))
+#define KSPLIT_PUT1(p, v) atomic_xchg((volatile __global int *)(p), as_int(v))
+#define KSPLIT_PUT2(p, v0, v1) (KSPLIT_PUT1(p, v0), KSPLIT_PUT1((p) + 1, v1))
+#define KSPLIT_GET1(p) as_float(atomic_or((volatile __global int *)(p), 0))
+#define KSPLIT_GET2(p) ((float2)(KSPLIT_GET1(p), KSPLIT_GET1((p) + 1)))
 #define KSPLIT_RESET(p) atomic_xchg(p, 0)
 #else /* the producer warp has left: the consumers' named barrier, and a device-wide fence */
 #define KSPLIT_SYNC() asm volatile("bar.sync 1, %0;" ::"r"(CONSUMERS * WGMMA_THREADS) : "memory")
@@ -45,35 +47,48 @@ inline int ksplit_arrive(__global int *count)
     asm volatile("atom.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(count) : "memory");
     return before;
 }
-#define KSPLIT_PUT(p, v) (*(p) = (v))
-#define KSPLIT_GET(p) (*(p))
+/* A pair of columns as one 8-byte access: a warp covers whole 32-byte sectors of 8 rows.
+ * Plain loads: the fence each reader executes after the count orders them after the
+ * writers' fences (PTX's fence-fence synchronization through the atomic). */
+#define KSPLIT_PUT2(p, v0, v1) (*(__global float2 *)(p) = (float2)((v0), (v1)))
+#define KSPLIT_GET2(p) (*(const __global float2 *)(p))
 #define KSPLIT_RESET(p) (*(p) = 0)
 #endif
 
 /* Element (r, c) of this group's block of C in partial product p. */
 #define KSPLIT_AT(p, r, c) (partials + ((size_t)(p) * M + row0 + (r)) * ldp + col0 + (c))
 
-/* Each work-item's sums, as the stores below the kernel's loop walk them: rows r and r + 8,
- * columns c and c + 1 of every 8 (the wgmma accumulator layout). */
-#define KSPLIT_FOR_EACH(body)                                                                \
+/* Each work-item's sums, as the stores below the kernel's loop walk them: columns c and c + 1
+ * of every 8 in rows r and r + 8 (the wgmma accumulator layout), a pair at a time.  A pair
+ * whose first column lies in C moves whole: its second may lie past N, in the row's padding
+ * (ldp is N rounded up to 8 and c is even), and never reaches C. */
+#define KSPLIT_FOR_EACH_PAIR(body)                                                           \
     do {                                                                                     \
         const int kw_ = (tid / 32) % 4, kg_ = (tid % 32) >> 2, kt_ = tid & 3;                \
         _Pragma("unroll") for (int j = 0; j < WG_NI; ++j)                                    \
         _Pragma("unroll") for (int c8 = 0; c8 < WGN / 8; ++c8)                               \
-        _Pragma("unroll") for (int h = 0; h < 4; ++h) {                                      \
-            const int kr_ = wg * 64 + kw_ * 16 + kg_ + 8 * (h >> 1);                         \
-            const int kc_ = j * WGN + c8 * 8 + 2 * kt_ + (h & 1);                            \
+        _Pragma("unroll") for (int h2 = 0; h2 < 2; ++h2) {                                   \
+            const int kr_ = wg * 64 + kw_ * 16 + kg_ + 8 * h2;                               \
+            const int kc_ = j * WGN + c8 * 8 + 2 * kt_;                                      \
             if (kr_ < M - row0 && kc_ < N - col0) {                                          \
                 body;                                                                        \
             }                                                                                \
         }                                                                                    \
     } while (0)
 
-#define KSPLIT_V TMA_RESULT[j][4 * c8 + h]
-/* Another group's sum.  A plain load: the fence each reader executes after the count orders
- * it after the writers' fences (PTX's fence-fence synchronization through the atomic), and
- * no line of another group's slice is in this SM's L1 (each block's slices are read once). */
-#define KSPLIT_READ(p) KSPLIT_GET(KSPLIT_AT(p, kr_, kc_))
+#define KSPLIT_V0 TMA_RESULT[j][4 * c8 + 2 * h2]
+#define KSPLIT_V1 TMA_RESULT[j][4 * c8 + 2 * h2 + 1]
+
+/* Step 3 adds one slice at a time, the pairs innermost: the loads of a slice are unconditional
+ * and independent, so a work-item has all of them in flight at once.  (Taking the group's own
+ * slice from its registers inside the sum, as this file first did, made each load wait for
+ * the one before it: bf16_probe_sum.txt in the H100 results of 2026-11-24.) */
+#define KSPLIT_ADD_SLICE(p)                                                                  \
+    KSPLIT_FOR_EACH_PAIR({                                                                   \
+        const float2 s_ = KSPLIT_GET2(KSPLIT_AT(p, kr_, kc_));                               \
+        KSPLIT_V0 = (p) == 0 ? s_.x : KSPLIT_V0 + s_.x;                                      \
+        KSPLIT_V1 = (p) == 0 ? s_.y : KSPLIT_V1 + s_.y;                                      \
+    })
 
 /* Steps 1 to 3; a group that does not finish its block returns.  Statements, not a block:
  * the barriers stay at the kernel's top level, where PoCL's emulation expects them (one
@@ -81,7 +96,7 @@ inline int ksplit_arrive(__global int *count)
 #define TMA_KSPLIT_FINISH()                                                                  \
     const int parts_ = (int)get_num_groups(2);                                               \
     if (parts_ > 1 && wg < CONSUMERS)                                                        \
-        KSPLIT_FOR_EACH(KSPLIT_PUT(KSPLIT_AT(kpart, kr_, kc_), KSPLIT_V));                             \
+        KSPLIT_FOR_EACH_PAIR(KSPLIT_PUT2(KSPLIT_AT(kpart, kr_, kc_), KSPLIT_V0, KSPLIT_V1)); \
     KSPLIT_FENCE();                                                                          \
     KSPLIT_SYNC();                                                                           \
     if (tid == 0) {                                                                          \
@@ -96,12 +111,7 @@ inline int ksplit_arrive(__global int *count)
     if (!ksplit_last_[0] || wg == CONSUMERS)                                                 \
         return;                                                                              \
     KSPLIT_FENCE();                                                                          \
-    if (parts_ > 1)                                                                          \
-        KSPLIT_FOR_EACH({                                                                    \
-            float sum_ = kpart == 0 ? KSPLIT_V : KSPLIT_READ(0);                             \
-            for (int p_ = 1; p_ < parts_; ++p_)                                              \
-                sum_ += p_ == kpart ? KSPLIT_V : KSPLIT_READ(p_);                            \
-            KSPLIT_V = sum_;                                                                 \
-        })
+    for (int p_ = 0; parts_ > 1 && p_ < parts_; ++p_)                                        \
+        KSPLIT_ADD_SLICE(p_);
 
 #endif
