@@ -72,16 +72,24 @@ static void test_parse_and_lookup(void)
 
     /* The split: blocks below split_per_cu x CUs, slices at least split_kmin long. */
     x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 16, 4096);
-    EXPECT(shape_rule_split(x, 132, 264, 4096) == 1); /* enough blocks already */
-    EXPECT(shape_rule_split(x, 132, 64, 4096) == 4);  /* 264 / 64 = 4.1 to nearest */
-    EXPECT(shape_rule_split(x, 132, 48, 4800) == 6);  /* 5.5 to nearest: 6 slices of 800 */
-    EXPECT(shape_rule_split(x, 132, 48, 4096) == 4);  /* 6, 5, 7 leave a shorter slice */
-    EXPECT(shape_rule_split(x, 132, 8, 4096) == 16);  /* 33, but K / 256 = 16 */
-    EXPECT(shape_rule_split(x, 132, 8, 300) == 1);    /* one slice of 256 at most */
+    EXPECT(shape_rule_split(x, 132, 264, 4096, false) == 1); /* enough blocks already */
+    EXPECT(shape_rule_split(x, 132, 64, 4096, false) == 4);  /* 264 / 64 = 4.1 to nearest */
+    EXPECT(shape_rule_split(x, 132, 48, 4800, false) == 6);  /* 5.5 to nearest: 6 slices of 800 */
+    EXPECT(shape_rule_split(x, 132, 48, 4096, false) == 4);  /* 6, 5, 7 leave a shorter slice */
+    EXPECT(shape_rule_split(x, 132, 8, 4096, false) == 16);  /* 33, but K / 256 = 16 */
+    EXPECT(shape_rule_split(x, 132, 8, 300, false) == 1);    /* one slice of 256 at most */
     x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 1, 4096);
-    EXPECT(shape_rule_split(x, 132, 1, 1 << 20) == 1); /* no split asked for */
+    EXPECT(shape_rule_split(x, 132, 1, 1 << 20, false) == 1); /* no split asked for */
     x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, 100, 4096);
-    EXPECT(shape_rule_split(x, 132, 1, 1 << 20) == 32); /* no kmin: at most 32 */
+    EXPECT(shape_rule_split(x, 132, 1, 1 << 20, false) == 32); /* no kmin: at most 32 */
+    /* a rule of at most one wave (split_per_cu 1) never starts a second: 132 / 48 = 2.75
+     * to nearest is 3, but 3 x 48 blocks > 132 */
+    EXPECT(shape_rule_split(x, 132, 48, 4096, false) == 2);
+    EXPECT(shape_rule_split(x, 132, 48, 4096, true) == 2);
+    /* 132 / 40 = 3.3: 3 slices; where the last may be shorter (one launch, step 10) 3 stays,
+     * else the nearest even cut of 4000 is 2 */
+    EXPECT(shape_rule_split(x, 132, 40, 4000, true) == 3);
+    EXPECT(shape_rule_split(x, 132, 40, 4000, false) == 2);
     tuning_free(&db);
     EXPECT(db.rules.count == 0 && db.rules.items == NULL);
 }

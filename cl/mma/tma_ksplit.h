@@ -82,7 +82,7 @@ inline int ksplit_arrive(__global int *count)
 /* Step 3 adds one slice at a time, the pairs innermost: the loads of a slice are unconditional
  * and independent, so a work-item has all of them in flight at once.  (Taking the group's own
  * slice from its registers inside the sum, as this file first did, made each load wait for
- * the one before it: bf16_probe_sum.txt in the H100 results of 2026-11-24.) */
+ * the one before it: ksplit/probe_sum_costs.txt in bench/results/2026-11-24_nvidia-h100.) */
 #define KSPLIT_ADD_SLICE(p)                                                                  \
     KSPLIT_FOR_EACH_PAIR({                                                                   \
         const float2 s_ = KSPLIT_GET2(KSPLIT_AT(p, kr_, kc_));                               \

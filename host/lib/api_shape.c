@@ -49,7 +49,8 @@ bool api_choose_by_shape(clgemm_context *ctx, const char *algorithm, clgemm_dtyp
     const long tiles = (long)((rows + (size_t)g->bm - 1) / (size_t)g->bm) *
                        (long)((cols + (size_t)g->bn - 1) / (size_t)g->bn);
     const int split = g->variant->batched
-                          ? shape_rule_split(r, ctx->dev->compute_units, tiles, (long)K)
+                          ? shape_rule_split(r, ctx->dev->compute_units, tiles, (long)K,
+                                             g->variant->tma)
                           : 1;
     char why_split[160] = "";
     if (split > 1) {

@@ -123,7 +123,8 @@ const shape_rule *shape_rule_lookup(const shape_rules *rules, const char *device
     return best;
 }
 
-int shape_rule_split(const shape_rule *r, unsigned compute_units, long tiles, long K)
+int shape_rule_split(const shape_rule *r, unsigned compute_units, long tiles, long K,
+                     bool uneven)
 {
     if (r->split_per_cu <= 0 || tiles < 1 || compute_units < 1)
         return 1;
@@ -139,6 +140,13 @@ int shape_rule_split(const shape_rule *r, unsigned compute_units, long tiles, lo
         s = most;
     if (s > 32)
         s = 32;
+    /* A rule that asks for at most one wave of blocks never gets a second, barely begun: the
+     * kernels it names run one group per SM, and 3 slices of 48 blocks lost to 2 on the H100
+     * (bench/results/2026-11-24_nvidia-h100/ksplit/probe_sum.txt). */
+    if (r->split_per_cu <= 1.0 && s * tiles > (long)compute_units)
+        s = (long)compute_units / tiles;
+    if (uneven) /* one launch takes a shorter last slice */
+        return s > 1 ? (int)s : 1;
     /* Slices of equal length run as one launch; a shorter last one is a second launch (and
      * on NVIDIA's OpenCL each launch costs microseconds that a small GEMM does not have), so
      * the nearest count within half of s that cuts K evenly, where there is one. */

@@ -51,7 +51,10 @@ const shape_rule *shape_rule_lookup(const shape_rules *rules, const char *device
                                     const char *driver, const char *purpose, int dtype,
                                     bool trans_b, long M, long N);
 
-/* The split count the rule asks for with `tiles` blocks of C and this K (1: none). */
-int shape_rule_split(const shape_rule *r, unsigned compute_units, long tiles, long K);
+/* The split count the rule asks for with `tiles` blocks of C and this K (1: none).  uneven:
+ * the kernel runs a shorter last slice in the same launch (step 10), so any count will do;
+ * else the count is moved to one that cuts K evenly where there is one. */
+int shape_rule_split(const shape_rule *r, unsigned compute_units, long tiles, long K,
+                     bool uneven);
 
 #endif
