@@ -24,6 +24,10 @@
  *  4. Deep rings in 227 KiB.  NVIDIA's OpenCL reports 48 KiB per work-group, but Hopper allows
  *     227 KiB (bench/probes/big_local.c; the host passes CLGEMM_LOCAL_BYTES): room for
  *     cuBLAS's 128 x 256 tile with 128-byte rows (the widest swizzle) three or four deep.
+ *  5. Stores through local memory (mma/tma_store.h).  The accumulators leave each work-item
+ *     two columns of two rows: stored directly, a warp touches eight lines per instruction.
+ *     Staged through the free ring, a warp stores 64 neighbours of one row; a batch of
+ *     short-K problems, almost all stores, runs 1.4x faster.
  * Measurements: docs/results.md, step 10.
  *
  * Local layout: step 9's swizzled layouts, the swizzle as wide as a box row.  A's box: BM rows
@@ -77,6 +81,7 @@
  *   PACKA    DTYPE 0 only; 1: A rounded by the pre-pass, 0: as given (the tensor core
  *            truncates it), 2: as given, rounded in local memory (where the host can)
  *   PACKB    the same for B, less 0 (tf32t's error bound allows one truncated operand)
+ *   STAGED   1: C stored through local memory (the default where it fits, less GELU's), 0: directly
  * The defaults, per form (the registry's; BM 128; PACKA 1; local memory per group last):
  *            BN   BK  WGN  STAGES  INFLIGHT  GM
  *   16-bit  256   64  256     3       0      32    144 KiB
@@ -244,6 +249,7 @@ __kernel void wgmma_tma_set_maps(__global uchar *maps, __global const elem_t *A,
 }
 
 #include "mma/tma_copies.h"
+#include "mma/tma_store.h"
 #include "mma/tma_ksplit.h"
 
 /* One consumer warpgroup's wgmmas on the slot at byte address base: BK / WG_K k steps, WG_NI
@@ -398,7 +404,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
                 TMA_PROMOTE();
         }
     }
-#if !GEMM_KSPLIT /* with it, the producer's work-items leave after the count */
+#if !GEMM_KSPLIT && !STAGED /* with either, the producer's work-items stay longer */
     if (wg == CONSUMERS)
         return;
 #endif
@@ -418,6 +424,9 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
     /* The edge path's element-wise stores also serve a C whose rows break float2 alignment
      * (the host writes such a C in place rather than through a copy). */
     const bool edge = rows_left < BM || cols_left < BN || ((offC | ldc) & 1);
+#if STAGED
+    TMA_STORE_STAGED();
+#else
     const int warp = (tid / 32) % 4, g = (tid % 32) >> 2, t = tid & 3;
     const int r = wg * 64 + warp * 16 + g;
 #pragma unroll
@@ -435,4 +444,5 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
                            true);
             }
         }
+#endif
 }

@@ -266,6 +266,30 @@ inline void gemm_store2(__global gemm_c_t *C, const int ldc, __global const gemm
 #endif
 }
 
+/* Two results that lie next to each other in memory: (r, c) and (r, c+1), or with a
+ * transposed C (r, c) and (r+1, c); r (c) even.  One 2-element store inside the matrix (offC
+ * and ldc even), element-wise guarded stores at its edges.  Step 10's staged stores. */
+inline void gemm_store2_along(__global gemm_c_t *C, const int ldc, __global const gemm_c_t *bias,
+                              const int r, const int c, const float x, const float y,
+                              const float alpha, const float beta, const int rows_left,
+                              const int cols_left, const bool guarded)
+{
+#if GEMM_TRANS_C
+    __global gemm_c_t *p = C + c * ldc + r;
+    if (!guarded) {
+        gemm_c_put2(p, (float2)(gemm_finish1(x, alpha, beta, p, gemm_bias1(bias, r, c)),
+                                gemm_finish1(y, alpha, beta, p + 1, gemm_bias1(bias, r + 1, c))));
+    } else if (c < cols_left) {
+        if (r < rows_left)
+            gemm_c_put(p, gemm_finish1(x, alpha, beta, p, gemm_bias1(bias, r, c)));
+        if (r + 1 < rows_left)
+            gemm_c_put(p + 1, gemm_finish1(y, alpha, beta, p + 1, gemm_bias1(bias, r + 1, c)));
+    }
+#else
+    gemm_store2(C, ldc, bias, r, c, x, y, alpha, beta, rows_left, cols_left, guarded);
+#endif
+}
+
 /* Four neighbouring results of one row, (r, c .. c+3), for the vectorised steps 6 and 7: one
  * 4-element store (offC and ldc multiples of 4), the arithmetic on float4 throughout; on edge
  * tiles only the first `valid` belong to C. */

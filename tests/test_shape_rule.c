@@ -41,46 +41,57 @@ static const char *const doc =
     "  \"m_max\": 1.5, \"algorithm\": \"skinny\", \"params\": \"\"},\n"
     " {\"device\": \"GPU X\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"NN\",\n"
     "  \"m_max\": 8, \"algorithm\": \"skinny\", \"params\": \"\", \"split_per_cu\": -1},\n"
+    " {\"device\": \"GPU X\", \"purpose\": \"tensor_core\", \"dtype\": \"bf16\", \"trans\": \"any\",\n"
+    "  \"m_max\": 512, \"algorithm\": \"wgmma_tma\", \"params\": \"BN=128\", \"batch\": true},\n"
+    " {\"device\": \"GPU X\", \"purpose\": \"tensor_core\", \"dtype\": \"bf16\", \"trans\": \"any\",\n"
+    "  \"m_max\": 512, \"algorithm\": \"wgmma_tma\", \"params\": \"\", \"batch\": 1},\n"
     " 7]}";
 
 static void test_parse_and_lookup(void)
 {
     tuning_db db = { 0 };
     EXPECT(tuning_parse(&db, doc, strlen(doc), 0) == 0); /* no entries ... */
-    EXPECT(db.rules.count == 5);                         /* ... five good rules of nine */
+    EXPECT(db.rules.count == 6);                         /* ... six good rules of eleven */
     const shape_rules *r = &db.rules;
-    const shape_rule *x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 1, 4096);
+    const shape_rule *x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, false, 1, 4096);
     EXPECT(x && x->m_max == 1); /* the tightest class */
-    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 2, 4096);
+    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, false, 2, 4096);
     EXPECT(x && x->m_max == 16); /* the device's own before any device's */
-    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, 2, 4096);
+    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, false, 2, 4096);
     EXPECT(x && x->m_max == 128); /* NN: the rule for any layout */
-    x = shape_rule_lookup(r, "GPU Y", "", "auto", CLGEMM_F32, false, 3, 4096);
+    x = shape_rule_lookup(r, "GPU Y", "", "auto", CLGEMM_F32, false, false, 3, 4096);
     EXPECT(x && x->m_max == 4 && strcmp(x->device, "*") == 0);
-    EXPECT(!shape_rule_lookup(r, "GPU Y", "", "auto", CLGEMM_F32, false, 5, 4096));
-    EXPECT(!shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 129, 4096)); /* default */
+    EXPECT(!shape_rule_lookup(r, "GPU Y", "", "auto", CLGEMM_F32, false, false, 5, 4096));
+    EXPECT(!shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, false, 129, 4096)); /* default */
     /* not skinny: N below 4 m_max (100^3 keeps its tuned size; 16 x 63 is no M <= 16 class) */
-    EXPECT(!shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, 100, 100));
-    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 16, 63);
+    EXPECT(!shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, false, 100, 100));
+    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, false, 16, 63);
     EXPECT(!x);
-    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 2, 64);
+    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, false, 2, 64);
     EXPECT(x && x->m_max == 16);
-    EXPECT(!shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_BF16, true, 8, 4096));
-    x = shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_BF16, false, 8, 4096);
+    EXPECT(!shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_BF16, true, false, 8, 4096));
+    x = shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_BF16, false, false, 8, 4096);
     EXPECT(x && strcmp(x->algorithm, "mma") == 0);
-    EXPECT(!shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_F16, false, 8, 4096));
+    EXPECT(!shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_F16, false, false, 8, 4096));
 
     /* The split: blocks below split_per_cu x CUs, slices at least split_kmin long. */
-    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 16, 4096);
+    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, false, 16, 4096);
     EXPECT(shape_rule_split(x, 132, 264, 4096, false) == 1); /* enough blocks already */
     EXPECT(shape_rule_split(x, 132, 64, 4096, false) == 4);  /* 264 / 64 = 4.1 to nearest */
     EXPECT(shape_rule_split(x, 132, 48, 4800, false) == 6);  /* 5.5 to nearest: 6 slices of 800 */
     EXPECT(shape_rule_split(x, 132, 48, 4096, false) == 4);  /* 6, 5, 7 leave a shorter slice */
     EXPECT(shape_rule_split(x, 132, 8, 4096, false) == 16);  /* 33, but K / 256 = 16 */
     EXPECT(shape_rule_split(x, 132, 8, 300, false) == 1);    /* one slice of 256 at most */
-    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, 1, 4096);
+    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, false, 1, 4096);
     EXPECT(shape_rule_split(x, 132, 1, 1 << 20, false) == 1); /* no split asked for */
-    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, 100, 4096);
+    /* a batch rule serves batches alone, of any N, and a batch takes no other rule */
+    x = shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_BF16, false, true, 128, 128);
+    EXPECT(x && x->batch && x->m_max == 512 && strcmp(x->params, "BN=128") == 0);
+    EXPECT(!shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_BF16, false, true, 513, 128));
+    EXPECT(!shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, true, 1, 4096));
+    x = shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_BF16, false, false, 8, 4096);
+    EXPECT(x && !x->batch && strcmp(x->algorithm, "mma") == 0);
+    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, false, 100, 4096);
     EXPECT(shape_rule_split(x, 132, 1, 1 << 20, false) == 32); /* no kmin: at most 32 */
     /* a rule of at most one wave (split_per_cu 1) never starts a second: 132 / 48 = 2.75
      * to nearest is 3, but 3 x 48 blocks > 132 */

@@ -20,7 +20,8 @@
  * No group waits for another (a group that spun on a count could wait for one that the
  * device has not started), so any number of slices runs on any number of SMs.  The
  * emulation runs the same steps between barriers of the whole group, the producer warp's
- * work-items included, which leave only after the count (a barrier must see all of a group).
+ * work-items included, which leave only after the count (a barrier must see all of a group),
+ * or with STAGED stores (mma/tma_store.h) only at the end.
  * Needs: CONSUMERS, WG_NI, WGN, TMA_RESULT, and the kernel's tid, wg, row0, col0, M, N,
  * kpart, partials, ldp, tile_counts and __local int ksplit_last_[1]. */
 #ifndef CLGEMM_TMA_KSPLIT_H
@@ -108,10 +109,10 @@ inline int ksplit_arrive(__global int *count)
         KSPLIT_FENCE();                                                                      \
     }                                                                                        \
     KSPLIT_SYNC();                                                                           \
-    if (!ksplit_last_[0] || wg == CONSUMERS)                                                 \
+    if (!ksplit_last_[0] || (wg == CONSUMERS && !STAGED))                                    \
         return;                                                                              \
     KSPLIT_FENCE();                                                                          \
-    for (int p_ = 0; parts_ > 1 && p_ < parts_; ++p_)                                        \
+    for (int p_ = 0; wg < CONSUMERS && parts_ > 1 && p_ < parts_; ++p_)                      \
         KSPLIT_ADD_SLICE(p_);
 
 #endif

@@ -29,10 +29,10 @@ bool api_choose_by_shape(clgemm_context *ctx, const char *algorithm, clgemm_dtyp
     const algo_def *named = algorithm ? algo_find(algorithm) : NULL;
     if (algorithm && (!named || !named->candidates))
         return false; /* a step by name runs as named */
-    const bool trans_b = build && build->trans_b;
+    const bool trans_b = build && build->trans_b, batched = build && build->batched;
     const shape_rule *r = shape_rule_lookup(&tuning_get()->rules, ctx->dev->name,
                                             ctx->dev->driver, purpose, (int)dtype, trans_b,
-                                            (long)M, (long)N);
+                                            batched, (long)M, (long)N);
     if (!r)
         return false;
     const algo_def *algo = algo_find(r->algorithm);
@@ -48,7 +48,7 @@ bool api_choose_by_shape(clgemm_context *ctx, const char *algorithm, clgemm_dtyp
     const size_t rows = g->swap ? N : M, cols = g->swap ? M : N; /* the kernel's C */
     const long tiles = (long)((rows + (size_t)g->bm - 1) / (size_t)g->bm) *
                        (long)((cols + (size_t)g->bn - 1) / (size_t)g->bn);
-    const int split = g->variant->batched
+    const int split = g->variant->batched && !batched /* dimension 2 is the batch's */
                           ? shape_rule_split(r, ctx->dev->compute_units, tiles, (long)K,
                                              g->variant->tma)
                           : 1;
@@ -64,7 +64,8 @@ bool api_choose_by_shape(clgemm_context *ctx, const char *algorithm, clgemm_dtyp
                      "K in %d slices", tiles, g->bm, g->bn, ctx->dev->compute_units, split);
         }
     }
-    api_reason("shape class M <= %ld, %s, %s data, for %s (rule of %s%s%s)%s", r->m_max,
+    api_reason("%sshape class M <= %ld, %s, %s data, for %s (rule of %s%s%s)%s",
+               batched ? "batch rule: " : "", r->m_max,
                r->trans < 0 ? "any B" : r->trans ? "B stored N x K" : "B stored K x N",
                clgemm_dtype_name(dtype), purpose, r->device, *r->measured ? ", measured at " : "",
                r->measured, why_split);
@@ -89,9 +90,10 @@ size_t clgemm_shape_rules(clgemm_context *ctx, char *out, size_t size)
             snprintf(split, sizeof split, ", K split below %.2f blocks per CU", r->split_per_cu);
         if (*r->measured)
             snprintf(measured, sizeof measured, " (measured at %s)", r->measured);
-        const int n = snprintf(line, sizeof line, "%-18s %-4s %-3s M <= %-5ld -> %s%s%s%s%s\n",
+        const int n = snprintf(line, sizeof line, "%-18s %-4s %-3s %s <= %-5ld -> %s%s%s%s%s\n",
                                r->purpose, clgemm_dtype_name((clgemm_dtype)r->dtype),
-                               r->trans < 0 ? "any" : r->trans ? "NT" : "NN", r->m_max,
+                               r->trans < 0 ? "any" : r->trans ? "NT" : "NN",
+                               r->batch ? "batch M" : "M", r->m_max,
                                r->algorithm, *r->params ? ":" : "", r->params, split, measured);
         if (n <= 0)
             continue;

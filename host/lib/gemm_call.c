@@ -194,11 +194,13 @@ static clgemm_status check_and_choose(const char *fn, clgemm_context *ctx,
     return choose_call(fn, ctx, d, *batch, x, p, out, any);
 }
 
-/* A batch under a purpose name: its candidates from the last (the simplest kernel, which runs
- * batches of small problems fastest: step 8's 128 x 128 tiles and no pre-pass beat step 10
- * on the H100 at 64 x 512^2 x 64 and 512 x 128^2 x 64) to the first, the first whose batched
- * build runs the whole batch in one launch (step 10, for instance, reads the transposes that
- * step 8 would pack per problem).  NULL: none does. */
+/* A batch under a purpose name: the batch rule of the tuning database for its shape class
+ * (shape_rule.h: on the H100, step 10 with 128 x 128 tiles and two stages for 16-bit data,
+ * whose stores go through local memory), else its candidates from the last (the simplest
+ * kernel, which runs batches of small problems fastest: step 8's 128 x 128 tiles and no
+ * pre-pass beat step 10's defaults at 64 x 512^2 x 64 and 512 x 128^2 x 64) to the first, the
+ * first whose batched build runs the whole batch in one launch (step 10, for instance, reads
+ * the transposes that step 8 would pack per problem).  NULL: none does. */
 static struct ctx_plan *batched_candidate(const char *fn, clgemm_context *ctx,
                                           const clgemm_gemm_desc *d, const struct ctx_plan *named,
                                           size_t batch, const gemm_build *want,
@@ -216,15 +218,25 @@ static struct ctx_plan *batched_candidate(const char *fn, clgemm_context *ctx,
         list += lens[n++];
         list += strspn(list, " ");
     }
-    while (n-- > 0) {
-        char name[256]; /* the candidate, its parameters, then the caller's */
-        const bool has = memchr(names[n], ':', lens[n]) != NULL;
-        snprintf(name, sizeof name, "%.*s%s%s", (int)lens[n], names[n],
-                 *named->overrides ? (has ? "," : ":") : "", named->overrides);
-        const int M = p->swapped ? p->s.N : p->s.M, N = p->swapped ? p->s.M : p->s.N;
-        if (api_choose(fn, ctx, name, d->ab_type, (size_t)M, (size_t)N, (size_t)p->s.K, &b,
-                       &cp) != CLGEMM_SUCCESS)
-            continue;
+    const int M = p->swapped ? p->s.N : p->s.M, N = p->swapped ? p->s.M : p->s.N;
+    /* the rule (c = n), then the candidates from the last; a caller's parameters skip the rule */
+    for (int c = *named->overrides ? (int)n - 1 : (int)n; c >= 0; c--) {
+        if (c == (int)n) {
+            const char *purpose = named->algo->desc.step == 0 &&
+                                  strcmp(named->algo->desc.name, "auto") != 0
+                                      ? named->algo->desc.name : NULL;
+            if (!api_choose_by_shape(ctx, purpose, d->ab_type, (size_t)M, (size_t)N,
+                                     (size_t)p->s.K, &b, &cp))
+                continue;
+        } else {
+            char name[256]; /* the candidate, its parameters, then the caller's */
+            const bool has = memchr(names[c], ':', lens[c]) != NULL;
+            snprintf(name, sizeof name, "%.*s%s%s", (int)lens[c], names[c],
+                     *named->overrides ? (has ? "," : ":") : "", named->overrides);
+            if (api_choose(fn, ctx, name, d->ab_type, (size_t)M, (size_t)N, (size_t)p->s.K,
+                           &b, &cp) != CLGEMM_SUCCESS)
+                continue;
+        }
         problem q = *p;
         bool q_any = false;
         clgemm_status ignored;

@@ -51,6 +51,11 @@ static bool read_rule(const json_object *o, shape_rule *r)
     if (json_object_object_get_ex(o, "measured", &v) &&
         !get_string(o, "measured", r->measured, sizeof r->measured))
         return false;
+    if (json_object_object_get_ex(o, "batch", &v)) {
+        if (!json_object_is_type(v, json_type_boolean))
+            return false;
+        r->batch = json_object_get_boolean(v);
+    }
     r->dtype = -1;
     for (int t = CLGEMM_F32; t <= CLGEMM_BF16; t++)
         if (strcmp(dtype, clgemm_dtype_name((clgemm_dtype)t)) == 0)
@@ -99,7 +104,7 @@ void shape_rules_free(shape_rules *rules)
 
 const shape_rule *shape_rule_lookup(const shape_rules *rules, const char *device,
                                     const char *driver, const char *purpose, int dtype,
-                                    bool trans_b, long M, long N)
+                                    bool trans_b, bool batched, long M, long N)
 {
     const shape_rule *best = NULL;
     double best_score = INFINITY;
@@ -108,7 +113,7 @@ const shape_rule *shape_rule_lookup(const shape_rules *rules, const char *device
         const bool own = strcmp(r->device, device) == 0;
         if ((!own && strcmp(r->device, "*") != 0) || strcmp(r->purpose, purpose) != 0 ||
             r->dtype != dtype || (r->trans >= 0 && r->trans != (int)trans_b) || M > r->m_max ||
-            N < 4 * r->m_max)
+            r->batch != batched || (!batched && N < 4 * r->m_max))
             continue;
         /* The device's own rules first, then the tightest class, then the same driver, the
          * layout named exactly, the user's file. */

@@ -16,7 +16,8 @@
  * skinny shapes, as its rule was measured: N at least 4 x m_max (a 100^3 problem keeps the
  * choice tuned for its size, although M <= 128).  The rule's split: where its kernel's M x N
  * tiles are fewer than split_per_cu x compute units, K is cut into S = ceil(that / tiles)
- * slices, at most K / split_kmin of them (and 32). */
+ * slices, at most K / split_kmin of them (and 32).  A rule with "batch": true is for strided
+ * batches alone (clgemm_gemm_desc.batch > 1), and never splits. */
 #ifndef CLGEMM_SHAPE_RULE_H
 #define CLGEMM_SHAPE_RULE_H
 
@@ -33,6 +34,7 @@ typedef struct shape_rule {
     long m_max;
     double split_per_cu; /* 0: never split */
     long split_kmin;
+    bool batch;         /* a class of strided batches ("batch": true): M, N of each problem */
     int source;         /* 0 user file, 1 shipped */
 } shape_rule;
 
@@ -46,10 +48,13 @@ typedef struct shape_rules {
 int shape_rules_parse(shape_rules *rules, const json_object *doc, int source);
 void shape_rules_free(shape_rules *rules);
 
-/* The rule for a call of M x N (NULL: none, the default choice). */
+/* The rule for a call of M x N (NULL: none, the default choice).  A batch (batched) takes
+ * only the rules marked "batch": true, whose classes are of the problems' M alone (a batch
+ * of 128 x 128 problems is no skinny shape, yet fills the device); a single GEMM never takes
+ * them. */
 const shape_rule *shape_rule_lookup(const shape_rules *rules, const char *device,
                                     const char *driver, const char *purpose, int dtype,
-                                    bool trans_b, long M, long N);
+                                    bool trans_b, bool batched, long M, long N);
 
 /* The split count the rule asks for with `tiles` blocks of C and this K (1: none).  uneven:
  * the kernel runs a shorter last slice in the same launch (step 10), so any count will do;

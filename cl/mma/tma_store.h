@@ -1,0 +1,113 @@
+/* Step 10's stores of C through local memory (STAGED = 1).  Included by cl/10_wgmma_tma.cl
+ * after its definitions.
+ *
+ * Why: wgmma leaves each work-item two neighbouring columns of rows r and r + 8, so a warp
+ * storing its accumulators straight to memory writes 8 rows x 8 bytes (fp32) or 8 rows x 4
+ * bytes (16-bit C) per instruction: eight pieces of eight different 128-byte lines.  Where
+ * C is transposed (a column-major C, or SWAP's C^T) the pieces are single values.  The
+ * memory system pays per line, not per byte: a batch of 512 x 512 x 64 problems, whose work
+ * is almost all stores, ran 2.5x longer with its stores than without them, and with a 16-bit
+ * C (half the bytes) slower than with an fp32 one
+ * (bench/results/2026-11-24_nvidia-h100/batches/probe_stores.txt).
+ *
+ * So each consumer warpgroup first writes its 64 rows to local memory, a chunk of STORE_CW
+ * columns at a time (the ring's slots are free once every wgmma has run), and then its 128
+ * work-items store the chunk along C's rows in memory: pairs of neighbours, a warp covering
+ * 64 values of one row (or of one column of a transposed C, which lies contiguous).  The
+ * values and the arithmetic of each element (cl/epilogue.h) are unchanged, so are the bits.
+ *
+ * Bank conflicts: a row of the staged chunk is STORE_CW + 8 floats long (a multiple of 8
+ * banks plus 8), so the pairs that a half-warp writes (rows g = 0..3, columns 2t) fall in 32
+ * different banks; a transposed chunk's columns are 64 + 4 long, so the single values of a
+ * warp (8 rows, 4 columns) fall in 32 different banks.  The reads are consecutive pairs.
+ *
+ * Needs the kernel's tid, wg, TMA_RESULT, C, ldc, bias, alpha, beta and wgmma_arena_w_;
+ * rows_left, cols_left and edge as the direct stores use them. */
+#ifndef CLGEMM_TMA_STORE_H
+#define CLGEMM_TMA_STORE_H
+
+#define STORE_CW (WGN < 64 ? WGN : 64) /* columns of a chunk */
+#if GEMM_TRANS_C
+#define STORE_LD (64 + 4)              /* floats between the chunk's columns */
+#define STORE_REGION (STORE_CW * STORE_LD * 4)
+#define STAGE_PUT(s, r, c, x, y) ((s)[(c) * STORE_LD + (r)] = (x), (s)[((c) + 1) * STORE_LD + (r)] = (y))
+#else
+#define STORE_LD (STORE_CW + 8)        /* floats between the chunk's rows */
+#define STORE_REGION (64 * STORE_LD * 4)
+#define STAGE_PUT(s, r, c, x, y) (*(__local float2 *)((s) + (r) * STORE_LD + (c)) = (float2)((x), (y)))
+#endif
+/* Staged where every consumer's chunk fits in the ring (always, in the registry's forms), less
+ * GELU's: bf16 4096^3 with bias_gelu ran at 380 TFLOP/s staged against 590 direct (the
+ * epilogues folder of bench/results/2026-11-24_nvidia-h100/staged); the direct stores keep
+ * every value in a register, and each GELU's exp and division interleave with the others. */
+#ifndef STAGED
+#define STAGED (CONSUMERS * STORE_REGION <= STAGES * STAGE_BYTES && GEMM_ACT != 2)
+#endif
+#if STAGED && CONSUMERS * STORE_REGION > STAGES * STAGE_BYTES
+#error "gemm_wgmma_tma: STAGED needs CONSUMERS x 64 x (STORE_CW + 8) floats within the ring"
+#endif
+
+/* A warpgroup's barrier (ids 2 and 3; 1 joins all consumers), and all consumers'.  The
+ * emulation's producer work-items stay to the end and meet every barrier of the group. */
+#if CLGEMM_EMULATE_TMA
+#define STORE_SYNC_WG() barrier(CLK_LOCAL_MEM_FENCE)
+#define STORE_SYNC_ALL() barrier(CLK_LOCAL_MEM_FENCE)
+#else
+/* Immediate ids: with one in a register, ptxas counts all 16 barriers as used. */
+#define STORE_SYNC_WG()                                                                      \
+    do {                                                                                     \
+        if (wg == 0)                                                                         \
+            asm volatile("bar.sync 2, 128;" ::: "memory");                                   \
+        else                                                                                 \
+            asm volatile("bar.sync 3, 128;" ::: "memory");                                   \
+    } while (0)
+#define STORE_SYNC_ALL() asm volatile("bar.sync 1, %0;" ::"r"(CONSUMERS * WGMMA_THREADS) : "memory")
+#endif
+
+/* Pair e of a chunk (e < 32 * STORE_CW): its row and column in the chunk, along C's rows
+ * in memory. */
+#if GEMM_TRANS_C
+#define STORE_PAIR_R(e) (2 * ((e) % 32))
+#define STORE_PAIR_C(e) ((e) / 32)
+#define STORE_PAIR_GET(s, r, c) ((float2)((s)[(c) * STORE_LD + (r)], (s)[(c) * STORE_LD + (r) + 1]))
+#else
+#define STORE_PAIR_R(e) ((e) / (STORE_CW / 2))
+#define STORE_PAIR_C(e) (2 * ((e) % (STORE_CW / 2)))
+#define STORE_PAIR_GET(s, r, c) (*(__local const float2 *)((s) + (r) * STORE_LD + (c)))
+#endif
+
+#define TMA_STORE_STAGED()                                                                   \
+    do {                                                                                     \
+        __local float *stage_ =                                                              \
+            (__local float *)(wgmma_arena_w_ + (wg < CONSUMERS ? wg : 0) * STORE_REGION);    \
+        const int sl_ = tid % WGMMA_THREADS;                                                 \
+        const int sr_ = (sl_ / 32) * 16 + ((sl_ % 32) >> 2), sc_ = 2 * (sl_ & 3);            \
+        STORE_SYNC_ALL(); /* every wgmma has read the ring */                                \
+        _Pragma("unroll") for (int j = 0; j < WG_NI; ++j)                                    \
+        _Pragma("unroll") for (int q = 0; q < WGN / STORE_CW; ++q) {                         \
+            if (wg < CONSUMERS) {                                                            \
+                _Pragma("unroll") for (int c8 = 0; c8 < STORE_CW / 8; ++c8) {                \
+                    const float *d_ = &TMA_RESULT[j][4 * (q * (STORE_CW / 8) + c8)];         \
+                    STAGE_PUT(stage_, sr_, c8 * 8 + sc_, d_[0], d_[1]);                      \
+                    STAGE_PUT(stage_, sr_ + 8, c8 * 8 + sc_, d_[2], d_[3]);                  \
+                }                                                                            \
+            }                                                                                \
+            STORE_SYNC_WG();                                                                 \
+            if (wg < CONSUMERS) { /* all loads first: each store's epilogue may branch */    \
+                float2 v_[STORE_CW / 4];                                                     \
+                _Pragma("unroll") for (int it = 0; it < STORE_CW / 4; ++it) {                \
+                    const int e_ = sl_ + it * WGMMA_THREADS;                                 \
+                    v_[it] = STORE_PAIR_GET(stage_, STORE_PAIR_R(e_), STORE_PAIR_C(e_));     \
+                }                                                                            \
+                _Pragma("unroll") for (int it = 0; it < STORE_CW / 4; ++it) {                \
+                    const int e_ = sl_ + it * WGMMA_THREADS;                                 \
+                    gemm_store2_along(C, ldc, bias, wg * 64 + STORE_PAIR_R(e_),              \
+                                      j * WGN + q * STORE_CW + STORE_PAIR_C(e_), v_[it].x,   \
+                                      v_[it].y, alpha, beta, rows_left, cols_left, edge);    \
+                }                                                                            \
+            }                                                                                \
+            STORE_SYNC_WG(); /* the chunk is stored before the next overwrites it */         \
+        }                                                                                    \
+    } while (0)
+
+#endif
