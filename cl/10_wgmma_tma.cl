@@ -27,7 +27,7 @@
  *  5. Stores through local memory (mma/tma_store.h).  The accumulators leave each work-item
  *     two columns of two rows: stored directly, a warp touches eight lines per instruction.
  *     Staged through the free ring, a warp stores 64 neighbours of one row; a batch of
- *     short-K problems, almost all stores, runs 1.4x faster.
+ *     short-K problems, almost all stores, runs 1.07x to 1.4x faster.
  * Measurements: docs/results.md, step 10.
  *
  * Local layout: step 9's swizzled layouts, the swizzle as wide as a box row.  A's box: BM rows

@@ -8,7 +8,7 @@
  * memory system pays per line, not per byte: a batch of 512 x 512 x 64 problems, whose work
  * is almost all stores, ran 2.5x longer with its stores than without them, and with a 16-bit
  * C (half the bytes) slower than with an fp32 one
- * (bench/results/2026-11-24_nvidia-h100/batches/probe_stores.txt).
+ * (bench/results/2026-11-24_nvidia-h100/staged/probe10.txt).
  *
  * So each consumer warpgroup first writes its 64 rows to local memory, a chunk of STORE_CW
  * columns at a time (the ring's slots are free once every wgmma has run), and then its 128

@@ -196,7 +196,7 @@ static clgemm_status check_and_choose(const char *fn, clgemm_context *ctx,
 
 /* A batch under a purpose name: the batch rule of the tuning database for its shape class
  * (shape_rule.h: on the H100, step 10 with 128 x 128 tiles and two stages for 16-bit data,
- * whose stores go through local memory), else its candidates from the last (the simplest
+ * whose stores go through local memory, 5% ahead of step 8), else its candidates from the last (the simplest
  * kernel, which runs batches of small problems fastest: step 8's 128 x 128 tiles and no
  * pre-pass beat step 10's defaults at 64 x 512^2 x 64 and 512 x 128^2 x 64) to the first, the
  * first whose batched build runs the whole batch in one launch (step 10, for instance, reads
