@@ -79,8 +79,9 @@
  *   SPLIT    DTYPE 0 only; 1: tf32x3 on the packed hi / lo halves
  *   PROMOTE  with SPLIT: slices per chain summed from zero before the fp32 add (64 k)
  *   PACKA    DTYPE 0 only; 1: A rounded by the pre-pass, 0: as given (the tensor core
- *            truncates it), 2: as given, rounded in local memory (where the host can)
- *   PACKB    the same for B, less 0 (tf32t's error bound allows one truncated operand)
+ *            truncates it), 2: as given, rounded in local memory (where the host can),
+ *            3: as given, rounded in registers on its way to wgmma (mma/tma_a_regs.h)
+ *   PACKB    the same for B, less 0 (tf32t's error bound allows one truncated operand) and 3
  *   STAGED   1: C stored through local memory (the default where it fits, less GELU's), 0: directly
  * The defaults, per form (the registry's; BM 128; PACKA 1; local memory per group last):
  *            BN   BK  WGN  STAGES  INFLIGHT  GM
@@ -115,8 +116,8 @@
 #ifndef STAGES
 #define STAGES TMA_DEFAULT(3, 4, 3)
 #endif
-#ifndef INFLIGHT
-#define INFLIGHT TMA_DEFAULT(0, 1, 1)
+#ifndef INFLIGHT /* PACKA 3: 0, see mma/tma_a_regs.h */
+#define INFLIGHT (PACKA == 3 ? 0 : TMA_DEFAULT(0, 1, 1))
 #endif
 #ifndef GM
 #define GM TMA_DEFAULT(32, 16, 16)
@@ -252,6 +253,9 @@ __kernel void wgmma_tma_set_maps(__global uchar *maps, __global const elem_t *A,
 #include "mma/tma_store.h"
 #include "mma/tma_ksplit.h"
 
+#if PACKA == 3 /* A rounded in registers: mma/tma_a_regs.h's TMA_SLICE_MMA */
+#include "mma/tma_a_regs.h"
+#else
 /* One consumer warpgroup's wgmmas on the slot at byte address base: BK / WG_K k steps, WG_NI
  * wgmmas of 64 x WGN each, one commit group. */
 #define TMA_SLICE_MMA(base)                                                                  \
@@ -264,6 +268,7 @@ __kernel void wgmma_tma_set_maps(__global uchar *maps, __global const elem_t *A,
         }                                                                                    \
         WGMMA_COMMIT();                                                                      \
     } while (0)
+#endif
 
 /* With PROMOTE: whether slice i ends a chain, and the chain's sum added to the fp32 sums. */
 #define TMA_CHAIN_CLOSES(i) \

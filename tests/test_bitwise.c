@@ -4,9 +4,10 @@
  *    must give the same C at every run (no atomics, no order left to the scheduler).  Each
  *    form runs the same problem five times into fresh C buffers (NaN first); a split that
  *    leaves a shorter last slice and B stored both ways are among them.
- * 2. Step 10's TF32 operands rounded in local memory (PACKA / PACKB = 2) against the same
- *    tile fed by the rounding pre-pass (1): the same tf32 values reach the same wgmmas in the
- *    same order, so C must not differ by one bit.  The planted counterpart, A truncated by
+ * 2. Step 10's TF32 operands rounded in local memory (PACKA / PACKB = 2) or A in registers
+ *    (PACKA = 3, wgmma with A from registers) against the same tile fed by the rounding
+ *    pre-pass (1): the same tf32 values reach the same wgmmas in the same order, so C must
+ *    not differ by one bit.  The planted counterpart, A truncated by
  *    the tensor core (PACKA = 0), must differ: the inputs have low bits that rounding and
  *    truncation treat differently, so an operand left unrounded cannot pass.
  * Device: $CLGEMM_TEST_DEVICE, else PoCL (whose matrix units need CLGEMM_EMULATE_MATRIX=1). */
@@ -136,6 +137,8 @@ int main(void)
     static const char *const pairs[][2] = {
         { TILE, TILE ",PACKA=2,PACKB=2" }, { TILE, TILE ",PACKB=2" }, { TILE, TILE ",PACKA=2" },
         { TILE ",SPLITK=2", TILE ",PACKA=2,PACKB=2,SPLITK=2" },
+        { TILE, TILE ",PACKA=3" }, { TILE, TILE ",PACKA=3,PACKB=2" },
+        { TILE ",SPLITK=2", TILE ",PACKA=3,PACKB=2,SPLITK=2" },
     };
     for (int nt = 0; nt <= 1; nt++) {
         const clgemm_op op = nt ? CLGEMM_OP_T : CLGEMM_OP_N;

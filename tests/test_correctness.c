@@ -74,6 +74,10 @@ static const struct {
     /* step 10, TF32: A truncated with wgmmas of N = 64 in bands of 3, BK 32 on 64 x 64;
      * tf32x3 with chains of 1 and 3 slices */
     { "wgmma_tma:PACKA=0,WGN=64,GM=3", F32_ONLY },
+    /* A rounded in registers (RS wgmma): BK 32 with B rounded in local memory, BK 8 with
+     * four wgmmas of N = 32 per k step */
+    { "wgmma_tma:PACKA=3,PACKB=2,BM=128,BN=64,WGN=64,BK=32,STAGES=2", F32_ONLY },
+    { "wgmma_tma:PACKA=3,BM=64,BN=128,WGN=32,BK=8,STAGES=3", F32_ONLY },
     { "wgmma_tma:BM=64,BN=64,WGN=64,BK=32,STAGES=2", F32_ONLY },
     { "wgmma_tma:SPLIT=1,BM=64,BN=128,WGN=64,BK=16,STAGES=3,GM=3,PROMOTE=3", F32_ONLY },
     { "wgmma_tma:SPLIT=1,BK=8,PROMOTE=1", F32_ONLY },
@@ -99,6 +103,8 @@ static const char *const skinny_full_forms[] = {
     "skinny:BM=16,RN=4,UNROLL=2", "skinny:KT=128,RN=4,UNROLL=1,BM=2", "skinny:WG=64,KT=64",
     "tiled:SPLITK=2", "mma:SPLITK=3", "wgmma_tma:BM=64,BN=16,WGN=16,BK=16,STAGES=3,SWAP=1",
     "wgmma_tma:BM=128,BN=8,WGN=8,STAGES=2,SWAP=1,SPLITK=3",
+    "wgmma_tma:BM=128,BN=16,WGN=16,BK=32,STAGES=3,SWAP=1,PACKA=3,PACKB=2,SPLITK=3",
+    "wgmma_tma:BM=64,BN=16,WGN=16,BK=32,STAGES=4,SWAP=1,INFLIGHT=1,PACKA=3,SPLITK=2",
 };
 
 /* layouts mode: the swapped problem (SWAP=1: C^T = op(B)^T op(A)^T, C stored transposed by

@@ -758,6 +758,9 @@ static void test_variant_choice(void)
     /* A truncated by the tensor core: its own, wider bound */
     EXPECT(gemm_plan_describe(&g, &cpu, algo_find("wgmma_tma"), CLGEMM_F32, "PACKA=0", &e) ==
                PLAN_OK && strcmp(g.precision, "tf32t") == 0 && !g.pack_a);
+    /* A rounded in registers: no pass over A, the arithmetic of the pre-pass */
+    EXPECT(gemm_plan_describe(&g, &cpu, algo_find("wgmma_tma"), CLGEMM_F32, "PACKA=3", &e) ==
+               PLAN_OK && strcmp(g.precision, "tf32") == 0 && !g.pack_a && g.pack_b);
     /* real hardware wins over the emulation */
     EXPECT(gemm_plan_describe(&g, &nv8, algo_find("mma"), CLGEMM_F32, NULL, &e) == PLAN_OK &&
            strcmp(g.variant->backend, "nvidia mma.sync") == 0);

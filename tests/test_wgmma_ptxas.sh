@@ -23,7 +23,8 @@ t10="-DBM=64 -DBN=256 -DWGN=256 -DBK=16 -DSTAGES=4 -DINFLIGHT=1"
 # "wg:" entries are cl/09_wgmma.cl (cp.async, m64nNk16, DTYPE 1 f16 / 2 bf16), "tma:" entries
 # cl/10_wgmma_tma.cl (TMA copies, mbarriers, producer warp; DTYPE 0 is TF32 on the packed
 # operands, SPLIT=1 tf32x3; PACKA / PACKB = 2 round
-# slices in local memory, 0 and 1 only tell the host what to pack).  Step 9's registry
+# slices in local memory, PACKA=3 A in registers (wgmma's RS form), 0 and 1 only tell the
+# host what to pack).  Step 9's registry
 # default first: two warpgroups on 128 x 128, 32-deep 64-byte swizzled slices two deep.  The
 # last three store a 16-bit C through a fused epilogue (cl/epilogue.h).
 for params in "wg:" "wg:-DDTYPE=2" "wg:$u9" "wg:$u9 -DDTYPE=2" "wg:$u9 -DWAIT=0 -DSTAGES=3" \
@@ -52,7 +53,9 @@ for params in "wg:" "wg:-DDTYPE=2" "wg:$u9" "wg:$u9 -DDTYPE=2" "wg:$u9 -DWAIT=0 
         "tma:$t10 -DDTYPE=0 -DBM=128 -DBN=8 -DWGN=8 -DBK=32 -DSTAGES=2 -DPACKA=2 -DPACKB=2 -DGEMM_TRANS_C=1" \
         "tma:$t10 -DDTYPE=0 -DBK=8 -DGEMM_CTYPE=2 -DGEMM_EPILOGUE=3" "tma:$t10 -DDTYPE=0 -DBK=8 -DGEMM_EPILOGUE=5" \
         "tma:$t10 -DDTYPE=2 -DBN=16 -DWGN=16 -DBK=64 -DSTAGES=4 -DGEMM_TRANS_B=1 -DGEMM_TRANS_C=1 -DGEMM_KSPLIT=1" \
-        "tma:$t10 -DDTYPE=0 -DBM=128 -DBN=64 -DWGN=64 -DBK=16 -DSTAGES=3 -DPACKA=2 -DPACKB=2 -DGEMM_KSPLIT=1 -DGEMM_EPILOGUE=5"; do
+        "tma:$t10 -DDTYPE=0 -DBM=128 -DBN=64 -DWGN=64 -DBK=16 -DSTAGES=3 -DPACKA=2 -DPACKB=2 -DGEMM_KSPLIT=1 -DGEMM_EPILOGUE=5" \
+        "tma:$t10 -DDTYPE=0 -DBM=128 -DBN=64 -DWGN=64 -DBK=16 -DSTAGES=3 -DPACKA=3" \
+        "tma:$t10 -DDTYPE=0 -DBM=128 -DBN=16 -DWGN=16 -DBK=32 -DSTAGES=2 -DPACKA=3 -DPACKB=2 -DGEMM_KSPLIT=1 -DGEMM_TRANS_C=1"; do
     # (No shapes beyond 48 KiB of local memory here: the CUDA toolkit's ptxas refuses more than
     # 0xc000 bytes of static shared memory, where the driver's own compiler takes 227 KiB; so
     # neither step 10 registry default is among them.)
@@ -80,7 +83,11 @@ for params in "wg:" "wg:-DDTYPE=2" "wg:$u9" "wg:$u9 -DDTYPE=2" "wg:$u9 -DWAIT=0 
     if [ $file = 09_wgmma.cl ] && ! grep -q "%ctaid.z" "$tmp/sm90a.ptx"; then
         echo "FAIL [$params] no %ctaid.z (batch entry) in the PTX"; fail=1; continue
     fi
-    if [[ $params == *-DDTYPE=0* ]]; then   # packed TF32: both operands K-major
+    if [[ $params == *-DPACKA=3* ]]; then   # A from registers: a list of four after D
+        grep -qE "^[[:space:]]*wgmma.mma_async.sync.aligned.m64n[0-9]+k8.f32.tf32.tf32 \{[^}]*\}, \{%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+\}, %rd[0-9]+, p, 1, 1;" \
+            "$tmp/sm90a.ptx" ||
+            { echo "FAIL [$params] no m64nNk8.f32.tf32.tf32 with A from registers"; fail=1; continue; }
+    elif [[ $params == *-DDTYPE=0* ]]; then   # packed TF32: both operands K-major
         grep -qE "^[[:space:]]*wgmma.mma_async.sync.aligned.m64n[0-9]+k8.f32.tf32.tf32 .*, p, 1, 1;" \
             "$tmp/sm90a.ptx" ||
             { echo "FAIL [$params] no m64nNk8.f32.tf32.tf32"; fail=1; continue; }

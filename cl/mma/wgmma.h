@@ -176,75 +176,76 @@ inline ulong wgmma_desc_swz(const uint addr, const uint lbo, const uint sbo, con
 /* One macro per N: the register list is spelled out (the preprocessor cannot count).  The
  * scale-d operand is a predicate (true: D += A*B); only the wgmma line is a marker, the
  * predicate's set-up is plain sm_90 PTX. */
+/* D's registers as operand numbers %0 .. %(N/2 - 1), one list per N (the preprocessor
+ * cannot count). */
+#define WGMMA_DL4 "%0, %1, %2, %3"
+#define WGMMA_DL8 WGMMA_DL4 \
+    ", %4, %5, %6, %7"
+#define WGMMA_DL16 WGMMA_DL8 \
+    ", %8, %9, %10, %11, %12, %13, %14, %15"
+#define WGMMA_DL32 WGMMA_DL16 \
+    ", %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+#define WGMMA_DL64 WGMMA_DL32 \
+    ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47" \
+    ", %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+#define WGMMA_DL128 WGMMA_DL64 \
+    ", %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79" \
+    ", %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95" \
+    ", %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111" \
+    ", %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+
+/* Both operands from local memory (SS): after D, the two descriptors, then scale-d's flag.
+ * The scale-d operand is a predicate (true: D += A*B); only the wgmma line is a marker, the
+ * predicate's set-up is plain sm_90 PTX. */
+#define WGMMA_SS_ASM(shape, kind, tail, dlist, descs, flag, D, da, db)                       \
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " flag ", 0;\n"                           \
+                 "// @sm90a wgmma.mma_async.sync.aligned." shape kind " {" dlist "}, " descs  \
+                 ", p, 1, 1" tail ";\n}"                                                     \
+                 : D                                                                         \
+                 : "l"(da), "l"(db), "r"(1)                                                  \
+                 : "memory")
 #define WGMMA_ASM_N8(kind, tail, d, da, db) \
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %6, 0;\n" \
-    "// @sm90a wgmma.mma_async.sync.aligned.m64n8" kind " {" \
-    "%0, %1, %2, %3" \
-    "}, %4, %5, p, 1, 1" tail ";\n}" \
-    : WGMMA_D4(d, 0) \
-    : "l"(da), "l"(db), "r"(1) \
-    : "memory")
-
+    WGMMA_SS_ASM("m64n8", kind, tail, WGMMA_DL4, "%4, %5", "%6", WGMMA_D4(d, 0), da, db)
 #define WGMMA_ASM_N16(kind, tail, d, da, db) \
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %10, 0;\n" \
-    "// @sm90a wgmma.mma_async.sync.aligned.m64n16" kind " {" \
-    "%0, %1, %2, %3, %4, %5, %6, %7" \
-    "}, %8, %9, p, 1, 1" tail ";\n}" \
-    : WGMMA_D8(d, 0) \
-    : "l"(da), "l"(db), "r"(1) \
-    : "memory")
-
+    WGMMA_SS_ASM("m64n16", kind, tail, WGMMA_DL8, "%8, %9", "%10", WGMMA_D8(d, 0), da, db)
 #define WGMMA_ASM_N32(kind, tail, d, da, db) \
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n" \
-    "// @sm90a wgmma.mma_async.sync.aligned.m64n32" kind " {" \
-    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15" \
-    "}, %16, %17, p, 1, 1" tail ";\n}" \
-    : WGMMA_D16(d, 0) \
-    : "l"(da), "l"(db), "r"(1) \
-    : "memory")
-
+    WGMMA_SS_ASM("m64n32", kind, tail, WGMMA_DL16, "%16, %17", "%18", WGMMA_D16(d, 0), da, db)
 #define WGMMA_ASM_N64(kind, tail, d, da, db) \
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n" \
-    "// @sm90a wgmma.mma_async.sync.aligned.m64n64" kind " {" \
-    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
-    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31" \
-    "}, %32, %33, p, 1, 1" tail ";\n}" \
-    : WGMMA_D32(d, 0) \
-    : "l"(da), "l"(db), "r"(1) \
-    : "memory")
-
+    WGMMA_SS_ASM("m64n64", kind, tail, WGMMA_DL32, "%32, %33", "%34", WGMMA_D32(d, 0), da, db)
 #define WGMMA_ASM_N128(kind, tail, d, da, db) \
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n" \
-    "// @sm90a wgmma.mma_async.sync.aligned.m64n128" kind " {" \
-    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
-    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
-    "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
-    "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63" \
-    "}, %64, %65, p, 1, 1" tail ";\n}" \
-    : WGMMA_D64(d, 0) \
-    : "l"(da), "l"(db), "r"(1) \
-    : "memory")
-
+    WGMMA_SS_ASM("m64n128", kind, tail, WGMMA_DL64, "%64, %65", "%66", WGMMA_D64(d, 0), da, db)
 #define WGMMA_ASM_N256(kind, tail, d, da, db) \
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n" \
-    "// @sm90a wgmma.mma_async.sync.aligned.m64n256" kind " {" \
-    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
-    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
-    "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
-    "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, " \
-    "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
-    "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
-    "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
-    "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127" \
-    "}, %128, %129, p, 1, 1" tail ";\n}" \
-    : WGMMA_D128(d, 0) \
-    : "l"(da), "l"(db), "r"(1) \
-    : "memory")
+    WGMMA_SS_ASM("m64n256", kind, tail, WGMMA_DL128, "%128, %129", "%130", WGMMA_D128(d, 0), da, db)
+
+/* A from registers (RS), TF32 only here: after D, A's four registers (their bits: tf32
+ * values, rounded by the kernel), B's descriptor, then scale-d's flag. */
+#define WGMMA_RS_ASM(shape, dlist, ops, flag, D, a, db)                                      \
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " flag ", 0;\n"                           \
+                 "// @sm90a wgmma.mma_async.sync.aligned." shape "k8.f32.tf32.tf32 {" dlist   \
+                 "}, " ops ", p, 1, 1;\n}"                                                   \
+                 : D                                                                         \
+                 : "r"(as_uint((a)[0])), "r"(as_uint((a)[1])), "r"(as_uint((a)[2])),         \
+                   "r"(as_uint((a)[3])), "l"(db), "r"(1)                                     \
+                 : "memory")
+#define WGMMA_RS_N8(d, a, db) \
+    WGMMA_RS_ASM("m64n8", WGMMA_DL4, "{%4, %5, %6, %7}, %8", "%9", WGMMA_D4(d, 0), a, db)
+#define WGMMA_RS_N16(d, a, db) \
+    WGMMA_RS_ASM("m64n16", WGMMA_DL8, "{%8, %9, %10, %11}, %12", "%13", WGMMA_D8(d, 0), a, db)
+#define WGMMA_RS_N32(d, a, db) \
+    WGMMA_RS_ASM("m64n32", WGMMA_DL16, "{%16, %17, %18, %19}, %20", "%21", WGMMA_D16(d, 0), a, db)
+#define WGMMA_RS_N64(d, a, db) \
+    WGMMA_RS_ASM("m64n64", WGMMA_DL32, "{%32, %33, %34, %35}, %36", "%37", WGMMA_D32(d, 0), a, db)
+#define WGMMA_RS_N128(d, a, db) \
+    WGMMA_RS_ASM("m64n128", WGMMA_DL64, "{%64, %65, %66, %67}, %68", "%69", WGMMA_D64(d, 0), a, db)
+#define WGMMA_RS_N256(d, a, db) \
+    WGMMA_RS_ASM("m64n256", WGMMA_DL128, "{%128, %129, %130, %131}, %132", "%133", WGMMA_D128(d, 0), a, db)
 
 #define WGMMA_CAT_(a, b) a##b
 #define WGMMA_CAT(a, b) WGMMA_CAT_(a, b)
 #define WGMMA_M64K8_TF32(N, d, desc_a, desc_b) \
     WGMMA_CAT(WGMMA_ASM_N, N)("k8.f32.tf32.tf32", "", d, desc_a, desc_b)
+/* desc_a: where the registers' values lie in local memory, which only the emulation reads */
+#define WGMMA_M64K8_TF32_RS(N, d, a, desc_a, desc_b) WGMMA_CAT(WGMMA_RS_N, N)(d, a, desc_b)
 /* 16-bit inputs: the type by DTYPE (1 f16, 2 bf16), and the transpose immediates imm-trans-a
  * and imm-trans-b: A as TRANS_A (0: K-major, 1: M-major), B as TRANS_B (0: K-major, 1:
  * N-major).  All literals (or macros that expand to one). */

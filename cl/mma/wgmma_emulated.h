@@ -76,15 +76,18 @@ inline float wgmma_emu_f16(const uint h)
     return as_float(sign | ((exp + 112u) << 23) | (man << 13));
 }
 
-/* Element (r, k) as the tensor core reads it: dtype 0 tf32 (truncated), 1 f16, 2 bf16. */
+/* Element (r, k) as the tensor core reads it: dtype 0 tf32 (truncated), 1 f16, 2 bf16; 3 is
+ * an fp32 value rounded to tf32 by the kernel (an A fragment in registers, below). */
 inline float wgmma_emu_value(__local const uchar *arena, const ulong desc, const int r,
                              const int k, const int mn_major, const int dtype)
 {
-    const uint byte = wgmma_emu_byte(desc, r, k, mn_major, dtype ? 2u : 4u);
+    const uint byte = wgmma_emu_byte(desc, r, k, mn_major, dtype % 3 ? 2u : 4u);
     if (byte == 0xffffffffu)
         return as_float(0x7fc00000u);
     if (dtype == 0)
         return tf32_truncate(*(__local const float *)(arena + byte));
+    if (dtype == 3)
+        return tf32_round(*(__local const float *)(arena + byte));
     const uint h = *(__local const ushort *)(arena + byte);
     return dtype == 2 ? as_float(h << 16) : wgmma_emu_f16(h);
 }
@@ -96,7 +99,8 @@ inline void wgmma_emu_m64(float *d, const int n, const ulong desc_a, const ulong
                           __local const uchar *arena, const int id, const int dtype,
                           const int trans_a, const int trans_b)
 {
-    const int w = id >> 5, g = (id & 31) >> 2, t = id & 3, kn = dtype ? 16 : 8;
+    const int w = id >> 5, g = (id & 31) >> 2, t = id & 3, kn = dtype % 3 ? 16 : 8;
+    const int dtype_b = dtype == 3 ? 0 : dtype;
     float a_lo[16], a_hi[16];   /* rows 16w + g and 16w + g + 8 of A */
     for (int k = 0; k < kn; ++k) {
         a_lo[k] = wgmma_emu_value(arena, desc_a, 16 * w + g, k, trans_a, dtype);
@@ -107,7 +111,7 @@ inline void wgmma_emu_m64(float *d, const int n, const ulong desc_a, const ulong
             const int col = 8 * c + 2 * t + h;
             float lo = d[4 * c + h], hi = d[4 * c + 2 + h];
             for (int k = 0; k < kn; ++k) {
-                const float b = wgmma_emu_value(arena, desc_b, col, k, trans_b, dtype);
+                const float b = wgmma_emu_value(arena, desc_b, col, k, trans_b, dtype_b);
                 lo += a_lo[k] * b;   /* exact products: only the sums round */
                 hi += a_hi[k] * b;
             }
@@ -118,6 +122,32 @@ inline void wgmma_emu_m64(float *d, const int n, const ulong desc_a, const ulong
 
 #define WGMMA_M64K8_TF32(N, d, desc_a, desc_b)                                       \
     wgmma_emu_m64((d), (N), (desc_a), (desc_b), wgmma_arena_, wgmma_id_, 0, 0, 0)
+
+/* A from registers (TF32): a[0..3] = A[16w + g][t], A[16w + g + 8][t], A[16w + g][t + 4],
+ * A[16w + g + 8][t + 4] (PTX ISA, wgmma's register fragment of A for .tf32), values the
+ * kernel rounded to tf32.  A work-item sees only its own four, so the emulation reads A where
+ * the kernel loaded it (desc_a), rounded to nearest as the kernel must have: and checks that
+ * its registers hold exactly that.  A fragment loaded from the wrong rows or columns, or not
+ * rounded, turns this work-item's D into NaN, as the hardware would compute it wrong. */
+inline void wgmma_emu_m64_rs(float *d, const int n, const float *a, const ulong desc_a,
+                             const ulong desc_b, __local const uchar *arena, const int id)
+{
+    const int w = id >> 5, g = (id & 31) >> 2, t = id & 3;
+    bool held = true;
+    for (int i = 0; i < 4; ++i) {
+        const float want =
+            wgmma_emu_value(arena, desc_a, 16 * w + g + 8 * (i & 1), t + 4 * (i >> 1), 0, 3);
+        held = held && as_uint(a[i]) == as_uint(want);
+    }
+    if (!held) {
+        for (int i = 0; i < n / 2; ++i)
+            d[i] = as_float(0x7fc00000u);
+        return;
+    }
+    wgmma_emu_m64(d, n, desc_a, desc_b, arena, id, 3, 0, 0);
+}
+#define WGMMA_M64K8_TF32_RS(N, d, a, desc_a, desc_b)                                  \
+    wgmma_emu_m64_rs((d), (N), (a), (desc_a), (desc_b), wgmma_arena_, wgmma_id_)
 #define WGMMA_M64K16_AB(N, d, desc_a, desc_b, DTYPE, TRANS_A, TRANS_B)               \
     wgmma_emu_m64((d), (N), (desc_a), (desc_b), wgmma_arena_, wgmma_id_, (DTYPE), (TRANS_A), \
                   (TRANS_B))

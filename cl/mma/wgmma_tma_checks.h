@@ -9,8 +9,8 @@
 #if SPLIT && (DTYPE != 0 || PACKA != 1 || PACKB != 1)
 #error "gemm_wgmma_tma: SPLIT (tf32x3) needs DTYPE 0 and PACKA 1 and PACKB 1 (both packed)"
 #endif
-#if PACKA < 0 || PACKA > 2 || PACKB < 1 || PACKB > 2 || (DTYPE != 0 && (PACKA != 1 || PACKB != 1))
-#error "gemm_wgmma_tma: PACKA is 0, 1 or 2, PACKB 1 or 2, and only for DTYPE 0 (TF32)"
+#if PACKA < 0 || PACKA > 3 || PACKB < 1 || PACKB > 2 || (DTYPE != 0 && (PACKA != 1 || PACKB != 1))
+#error "gemm_wgmma_tma: PACKA is 0, 1, 2 or 3, PACKB 1 or 2, and only for DTYPE 0 (TF32)"
 #endif
 #if BM != 64 && BM != 128
 #error "gemm_wgmma_tma: BM must be 64 or 128 (one or two consumer warpgroups)"

@@ -1,0 +1,68 @@
+/* PACKA = 3 for cl/10_wgmma_tma.cl (TF32): A rounded to tf32 in registers on its way to the
+ * tensor core, included after the kernel's definitions (SWZA, WG_K, A_DESC, B_DESC, TMA_MMA).
+ *
+ * Why: TF32 wgmma truncates an fp32 operand it reads from local memory, so A must be rounded
+ * before, by the pre-pass (PACKA = 1: one more pass over A in memory) or in local memory
+ * (PACKA = 2: a read and a write of every slot, serial with the wgmmas that wait for it).
+ * wgmma can also take A from registers.  Each consumer loads its fragment of every k step of
+ * a slice from the slot (four values per work-item and k step), rounds them (cvt.rna, one
+ * instruction each) and hands the registers to the wgmma: A's box is read once, as the
+ * descriptor would have, no pass and nothing written back.
+ *
+ * The schedule: k step kk's fragment is loaded, a wgmma.fence orders those register writes
+ * before the tensor core reads them, then kk's wgmmas are issued, while the next step's loads
+ * run; one commit group per slice.  INFLIGHT defaults to 0 with PACKA 3: ptxas serializes
+ * every wgmma of the kernel (its warning C7513, "non wgmma instructions defining input
+ * registers of a wgmma between start and end of the pipeline stage") once a wgmma is still
+ * running when the loop comes round and defines the next slice's registers, even registers
+ * of their own.  The other consumer warpgroup keeps the tensor core busy meanwhile.
+ *
+ * The fragment (PTX ISA, wgmma's register fragment of A for .tf32; the same as mma.sync's
+ * m16n8k8): work-item x of the warpgroup, lane l = x % 32 of warp w = x / 32, g = l / 4,
+ * t = l % 4, holds A[16w + g][t], A[16w + g + 8][t], A[16w + g][t + 4], A[16w + g + 8][t + 4]
+ * of the 64 x 8 step.  In the 128-byte swizzled box (mma/wgmma.h) the eight rows g of one
+ * load hit eight different 16-byte chunks, so a warp's 32 loads fall in 32 banks. */
+#ifndef CLGEMM_TMA_A_REGS_H
+#define CLGEMM_TMA_A_REGS_H
+
+#if CLGEMM_EMULATE_WGMMA
+#define TF32_RNA(x) tf32_round(x)
+#else /* PTX's own rounding (sm_80): what tf32_round computes, in one instruction */
+inline float tf32_rna(const float x)
+{
+    uint u;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(u) : "f"(x));
+    return as_float(u);
+}
+#define TF32_RNA(x) tf32_rna(x)
+#endif
+
+/* This work-item's fragment of k step kk of consumer wg's 64 rows, from the A box at byte
+ * `box` of the arena (K-major, rows of SWZA bytes, SWZA-byte swizzle), rounded to tf32. */
+inline void tma_a_fragment(float *a, __local const uchar *arena, const uint box, const int wg,
+                           const int id, const int kk)
+{
+    const int row = wg * 64 + (id / 32) * 16 + (id % 32) / 4, k = kk + id % 4;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        const uint at = box + (uint)((row + 8 * (i & 1)) * SWZA + (k + 4 * (i >> 1)) * 4);
+        a[i] = TF32_RNA(*(__local const float *)(arena + wgmma_swz(at, SWZA)));
+    }
+}
+
+/* One consumer's wgmmas on the slot at byte address base, A from registers, as above. */
+#define TMA_SLICE_MMA(base)                                                                  \
+    do {                                                                                     \
+        _Pragma("unroll") for (int kk = 0; kk < BK; kk += WG_K) {                            \
+            float af_[4];                                                                    \
+            tma_a_fragment(af_, wgmma_arena_w_, (base) - wgmma_base_, wg,                    \
+                           tid % WGMMA_THREADS, kk);                                         \
+            WGMMA_FENCE();                                                                   \
+            const ulong da_ = A_DESC(base, kk);                                              \
+            _Pragma("unroll") for (int j = 0; j < WG_NI; ++j)                                \
+                WGMMA_M64K8_TF32_RS(WGN, acc[j], af_, da_, B_DESC(base, j, kk));             \
+        }                                                                                    \
+        WGMMA_COMMIT();                                                                      \
+    } while (0)
+
+#endif
