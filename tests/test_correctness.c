@@ -103,8 +103,6 @@ static const char *const skinny_full_forms[] = {
     "skinny:BM=16,RN=4,UNROLL=2", "skinny:KT=128,RN=4,UNROLL=1,BM=2", "skinny:WG=64,KT=64",
     "tiled:SPLITK=2", "mma:SPLITK=3", "wgmma_tma:BM=64,BN=16,WGN=16,BK=16,STAGES=3,SWAP=1",
     "wgmma_tma:BM=128,BN=8,WGN=8,STAGES=2,SWAP=1,SPLITK=3",
-    "wgmma_tma:BM=128,BN=16,WGN=16,BK=32,STAGES=3,SWAP=1,PACKA=3,PACKB=2,SPLITK=3",
-    "wgmma_tma:BM=64,BN=16,WGN=16,BK=32,STAGES=4,SWAP=1,INFLIGHT=1,PACKA=3,SPLITK=2",
 };
 
 /* layouts mode: the swapped problem (SWAP=1: C^T = op(B)^T op(A)^T, C stored transposed by
