@@ -81,7 +81,8 @@
  *   PACKA    DTYPE 0 only; 1: A rounded by the pre-pass, 0: as given (the tensor core
  *            truncates it), 2: as given, rounded in local memory (where the host can),
  *            3: as given, rounded in registers on its way to wgmma (mma/tma_a_regs.h)
- *   PACKB    the same for B, less 0 (tf32t's error bound allows one truncated operand) and 3
+ *   PACKB    1 or 2, as for A (no 0: tf32t allows one truncated operand; no 3: B has no
+ *            register form)
  *   STAGED   1: C stored through local memory (the default where it fits, less GELU's), 0: directly
  * The defaults, per form (the registry's; BM 128; PACKA 1; local memory per group last):
  *            BN   BK  WGN  STAGES  INFLIGHT  GM
