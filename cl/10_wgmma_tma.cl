@@ -431,24 +431,8 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
      * (the host writes such a C in place rather than through a copy). */
     const bool edge = rows_left < BM || cols_left < BN || ((offC | ldc) & 1);
 #if STAGED
-    TMA_STORE_STAGED();
+    GEMM_FOR_BETA(TMA_STORE_STAGED());
 #else
-    const int warp = (tid / 32) % 4, g = (tid % 32) >> 2, t = tid & 3;
-    const int r = wg * 64 + warp * 16 + g;
-#pragma unroll
-    for (int j = 0; j < WG_NI; ++j)
-#pragma unroll
-        for (int c8 = 0; c8 < WGN / 8; ++c8) {
-            const int c = j * WGN + c8 * 8 + 2 * t;
-            const float *d = &TMA_RESULT[j][4 * c8];
-            if (!edge) {
-                gemm_store2(C, ldc, bias, r, c, d[0], d[1], alpha, beta, BM, BN, false);
-                gemm_store2(C, ldc, bias, r + 8, c, d[2], d[3], alpha, beta, BM, BN, false);
-            } else {
-                gemm_store2(C, ldc, bias, r, c, d[0], d[1], alpha, beta, rows_left, cols_left, true);
-                gemm_store2(C, ldc, bias, r + 8, c, d[2], d[3], alpha, beta, rows_left, cols_left,
-                           true);
-            }
-        }
+    GEMM_FOR_BETA(TMA_STORE_DIRECT());
 #endif
 }

@@ -179,6 +179,24 @@ inline float4 gemm_bias_get4(__global const gemm_c_t *b)
 #endif
 }
 
+/* A tile's stores written out twice: once for beta == 0 (C is not read) and once for the
+ * rest.  Inside each copy every element's test `beta == 0.0f` is a constant, so a fully
+ * unrolled store loop is one straight run of code that the compiler schedules as a whole.
+ * With the test left in each element, NVIDIA's compiler branched around every C read, and
+ * each element's arithmetic (GELU's exp and division above all) waited behind the branch of
+ * the one before, so that a fused GELU cost several times what it costs written this way
+ * (bench/results/2026-11-24_nvidia-h100/gelu/).  The first copy's beta is +0, as the test
+ * treats a -0 beta (C unread).  One argument: NVIDIA's OpenCL refuses variadic macros. */
+#define GEMM_FOR_BETA(run)                                                                   \
+    do {                                                                                     \
+        if (beta == 0.0f) {                                                                  \
+            const float beta = 0.0f;                                                         \
+            run;                                                                             \
+        } else {                                                                             \
+            run;                                                                             \
+        }                                                                                    \
+    } while (0)
+
 /* ---- the epilogue ---------------------------------------------------------------------- */
 
 /* ReLU keeps a NaN (x < 0 is false for it): a NaN read from outside an operand's window must

@@ -37,9 +37,9 @@
 #define STAGE_PUT(s, r, c, x, y) (*(__local float2 *)((s) + (r) * STORE_LD + (c)) = (float2)((x), (y)))
 #endif
 /* Staged where every consumer's chunk fits in the ring (always, in the registry's forms), less
- * GELU's: bf16 4096^3 with bias_gelu ran at 380 TFLOP/s staged against 590 direct (the
- * epilogues folder of bench/results/2026-11-24_nvidia-h100/staged); the direct stores keep
- * every value in a register, and each GELU's exp and division interleave with the others. */
+ * GELU's: the direct stores keep every value in a register and interleave each GELU's exp and
+ * division with the others', where a staged chunk's arithmetic waits at the chunk's barriers;
+ * staged GELU is the slower one (bench/results/2026-11-24_nvidia-h100/gelu/). */
 #ifndef STAGED
 #define STAGED (CONSUMERS * STORE_REGION <= STAGES * STAGE_BYTES && GEMM_ACT != 2)
 #endif
@@ -76,6 +76,17 @@
 #define STORE_PAIR_GET(s, r, c) (*(__local const float2 *)((s) + (r) * STORE_LD + (c)))
 #endif
 
+/* The stores of a staged chunk's pairs v_ (edge test outside, as in TMA_STORE_DIRECT). */
+#define TMA_STORE_CHUNK(rows, cols, guarded)                                                 \
+    do {                                                                                     \
+        _Pragma("unroll") for (int it = 0; it < STORE_CW / 4; ++it) {                        \
+            const int e_ = sl_ + it * WGMMA_THREADS;                                         \
+            gemm_store2_along(C, ldc, bias, wg * 64 + STORE_PAIR_R(e_),                      \
+                              j * WGN + q * STORE_CW + STORE_PAIR_C(e_), v_[it].x,           \
+                              v_[it].y, alpha, beta, rows, cols, guarded);                   \
+        }                                                                                    \
+    } while (0)
+
 #define TMA_STORE_STAGED()                                                                   \
     do {                                                                                     \
         __local float *stage_ =                                                              \
@@ -99,15 +110,37 @@
                     const int e_ = sl_ + it * WGMMA_THREADS;                                 \
                     v_[it] = STORE_PAIR_GET(stage_, STORE_PAIR_R(e_), STORE_PAIR_C(e_));     \
                 }                                                                            \
-                _Pragma("unroll") for (int it = 0; it < STORE_CW / 4; ++it) {                \
-                    const int e_ = sl_ + it * WGMMA_THREADS;                                 \
-                    gemm_store2_along(C, ldc, bias, wg * 64 + STORE_PAIR_R(e_),              \
-                                      j * WGN + q * STORE_CW + STORE_PAIR_C(e_), v_[it].x,   \
-                                      v_[it].y, alpha, beta, rows_left, cols_left, edge);    \
-                }                                                                            \
+                if (!edge)                                                                   \
+                    TMA_STORE_CHUNK(BM, BN, false);                                          \
+                else                                                                         \
+                    TMA_STORE_CHUNK(rows_left, cols_left, true);                             \
             }                                                                                \
             STORE_SYNC_WG(); /* the chunk is stored before the next overwrites it */         \
         }                                                                                    \
+    } while (0)
+
+/* STAGED = 0: each work-item stores its own accumulators, pairs of neighbours straight from
+ * the registers (GELU's: every value's arithmetic interleaves with the others').  The edge
+ * test sits outside the loops, as beta's does (GEMM_FOR_BETA), so each copy is one run. */
+#define TMA_STORE_DIRECT_RUN(rows, cols, guarded)                                            \
+    do {                                                                                     \
+        const int warp_ = (tid / 32) % 4, g_ = (tid % 32) >> 2, t_ = tid & 3;               \
+        const int r_ = wg * 64 + warp_ * 16 + g_;                                            \
+        _Pragma("unroll") for (int j = 0; j < WG_NI; ++j)                                    \
+        _Pragma("unroll") for (int c8 = 0; c8 < WGN / 8; ++c8) {                             \
+            const int c_ = j * WGN + c8 * 8 + 2 * t_;                                        \
+            const float *d_ = &TMA_RESULT[j][4 * c8];                                        \
+            gemm_store2(C, ldc, bias, r_, c_, d_[0], d_[1], alpha, beta, rows, cols, guarded);  \
+            gemm_store2(C, ldc, bias, r_ + 8, c_, d_[2], d_[3], alpha, beta, rows, cols,     \
+                        guarded);                                                            \
+        }                                                                                    \
+    } while (0)
+#define TMA_STORE_DIRECT()                                                                   \
+    do {                                                                                     \
+        if (!edge)                                                                           \
+            TMA_STORE_DIRECT_RUN(BM, BN, false);                                             \
+        else                                                                                 \
+            TMA_STORE_DIRECT_RUN(rows_left, cols_left, true);                                \
     } while (0)
 
 #endif
