@@ -431,8 +431,8 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
      * (the host writes such a C in place rather than through a copy). */
     const bool edge = rows_left < BM || cols_left < BN || ((offC | ldc) & 1);
 #if STAGED
-    GEMM_FOR_BETA(TMA_STORE_STAGED());
+    TMA_STORE_STAGED();
 #else
-    GEMM_FOR_BETA(TMA_STORE_DIRECT());
+    TMA_STORE_DIRECT();
 #endif
 }

@@ -76,7 +76,7 @@
 #define STORE_PAIR_GET(s, r, c) (*(__local const float2 *)((s) + (r) * STORE_LD + (c)))
 #endif
 
-/* The stores of a staged chunk's pairs v_ (edge test outside, as in TMA_STORE_DIRECT). */
+/* The stores of a staged chunk's pairs v_ (the tests outside, as in TMA_STORE_DIRECT). */
 #define TMA_STORE_CHUNK(rows, cols, guarded)                                                 \
     do {                                                                                     \
         _Pragma("unroll") for (int it = 0; it < STORE_CW / 4; ++it) {                        \
@@ -86,7 +86,11 @@
                               v_[it].y, alpha, beta, rows, cols, guarded);                   \
         }                                                                                    \
     } while (0)
+#define TMA_STORE_CHUNK_FULL() TMA_STORE_CHUNK(BM, BN, false)
 
+/* The beta cases sit inside each chunk, between its barriers: PoCL, which runs the emulation,
+ * computed wrong sums with the barriers inside GEMM_FOR_BETA's two copies (tf32x3, a batch of
+ * 3, beta 0: tests/test_layouts), though every work-item takes the same copy. */
 #define TMA_STORE_STAGED()                                                                   \
     do {                                                                                     \
         __local float *stage_ =                                                              \
@@ -111,7 +115,7 @@
                     v_[it] = STORE_PAIR_GET(stage_, STORE_PAIR_R(e_), STORE_PAIR_C(e_));     \
                 }                                                                            \
                 if (!edge)                                                                   \
-                    TMA_STORE_CHUNK(BM, BN, false);                                          \
+                    GEMM_FOR_BETA(TMA_STORE_CHUNK_FULL());                                   \
                 else                                                                         \
                     TMA_STORE_CHUNK(rows_left, cols_left, true);                             \
             }                                                                                \
@@ -120,8 +124,11 @@
     } while (0)
 
 /* STAGED = 0: each work-item stores its own accumulators, pairs of neighbours straight from
- * the registers (GELU's: every value's arithmetic interleaves with the others').  The edge
- * test sits outside the loops, as beta's does (GEMM_FOR_BETA), so each copy is one run. */
+ * the registers (GELU's: every value's arithmetic interleaves with the others').  The tests
+ * of the edge and of beta sit outside the loops, so that a full tile's stores are one run
+ * (GEMM_FOR_BETA); an edge tile's keep their per-element tests (three copies, not four:
+ * with four, clang's unroller gave up on the staged chunks below and put the accumulators
+ * on the stack). */
 #define TMA_STORE_DIRECT_RUN(rows, cols, guarded)                                            \
     do {                                                                                     \
         const int warp_ = (tid / 32) % 4, g_ = (tid % 32) >> 2, t_ = tid & 3;               \
@@ -135,10 +142,11 @@
                         guarded);                                                            \
         }                                                                                    \
     } while (0)
+#define TMA_STORE_DIRECT_FULL() TMA_STORE_DIRECT_RUN(BM, BN, false)
 #define TMA_STORE_DIRECT()                                                                   \
     do {                                                                                     \
         if (!edge)                                                                           \
-            TMA_STORE_DIRECT_RUN(BM, BN, false);                                             \
+            GEMM_FOR_BETA(TMA_STORE_DIRECT_FULL());                                          \
         else                                                                                 \
             TMA_STORE_DIRECT_RUN(rows_left, cols_left, true);                                \
     } while (0)
