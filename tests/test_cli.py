@@ -505,6 +505,23 @@ with tempfile.TemporaryDirectory() as tmp:
             params[batch] = 'FAILED: ' + out + err
     expect('WGN=128 STAGES=2' in params['3'] and 'STAGES=2' not in params['1'],
            'a batch rule: a batch of 3 runs its kernel, a single GEMM does not', repr(params))
+    # auto's fp32 batch rule likewise (auto resolves to a step before it sees the batch).
+    rule = dict(rule, purpose='auto', dtype='f32', algorithm='warp_tiled',
+                params='BM=64,BN=128,BK=16,TM=4,TN=8,WM=64,WN=16,CLAMP=1')
+    json.dump({'format': 'clgemm-tuning-1', 'entries': [], 'rules': [rule]}, open(tuning, 'w'))
+    params = {}
+    for batch in ('3', '1'):
+        rc, out, err = run('--device', 'pocl', '--algo', 'auto', '--size', '100x130x64',
+                           '--batch', batch, '--iters', '1', '--quiet', '--format', 'json',
+                           '--no-baseline', env={'CLGEMM_TUNING_FILE': tuning})
+        try:
+            row = json.loads(out)['results'][0]['rows'][0]
+            params[batch] = row['params'] if rc == 0 and row['status'] == 'ok' else 'FAILED'
+        except (ValueError, KeyError, IndexError):
+            params[batch] = 'FAILED: ' + out + err
+    expect('WM=64' in params['3'] and 'CLAMP=1' in params['3'] and 'CLAMP=1' not in params['1'],
+           'an auto batch rule: a batch of 3 runs its kernel, a single GEMM does not',
+           repr(params))
 
 print('%d checks, %d failed' % (checks, failures))
 sys.exit(1 if failures else 0)

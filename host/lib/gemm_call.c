@@ -172,6 +172,33 @@ static int decide_packing(const char *fn, const gemm_plan *plan, problem *p, siz
 /* The plan a call runs and what it packs: the row-major problem, the kernel (api_choose),
  * the operands it cannot read in place, and for a batch the build that runs it in one
  * launch.  x: the validated operands. */
+/* auto's batch: the database's batch rule for the class, where it has one (shape_rule.h).
+ * auto resolves to a lesson step before the batch is looked at, so batched_candidate, which
+ * serves the purpose names, never sees auto's batch rules.  NULL: no rule, or its kernel
+ * cannot run this batch in one launch (then auto's choice runs as before). */
+static struct ctx_plan *auto_batch_rule(const char *fn, clgemm_context *ctx,
+                                        const clgemm_gemm_desc *d, size_t batch,
+                                        const gemm_build *want, const user_operand *const u[3],
+                                        problem *p, bool *any)
+{
+    gemm_build b = *want;
+    b.batched = true;
+    struct ctx_plan *cp = NULL;
+    problem q = *p;
+    bool q_any = false;
+    clgemm_status ignored;
+    const bool runs = api_choose_by_shape(ctx, NULL, d->ab_type, (size_t)p->s.M,
+                                          (size_t)p->s.N, (size_t)p->s.K, &b, &cp) &&
+                      decide_packing(fn, &cp->plan, &q, batch, u, &q_any, &ignored) == 0 &&
+                      one_launch(&cp->plan, &q);
+    api_ok(); /* a rule that does not fit is no error of the call */
+    if (!runs)
+        return NULL;
+    *p = q;
+    *any = q_any;
+    return cp;
+}
+
 static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_desc *d,
                                  size_t batch, const user_operand x[3], problem *p,
                                  struct ctx_plan **out, bool *any);
@@ -287,6 +314,11 @@ static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clge
      * their kernel by the build, so they keep the two-step choice below. */
     const algo_def *named = algorithm ? algo_find_n(algorithm, strcspn(algorithm, ":")) : NULL;
     want.batched = batch > 1 && named && !named->candidates;
+    if (batch > 1 && d->ab_type == CLGEMM_F32 && (!algorithm || strcmp(algorithm, "auto") == 0) &&
+        (cp = auto_batch_rule(fn, ctx, d, batch, &want, u, p, any))) {
+        *out = cp;
+        return CLGEMM_SUCCESS;
+    }
     if ((st = api_choose(fn, ctx, algorithm, d->ab_type, (size_t)p->s.M, (size_t)p->s.N,
                          (size_t)p->s.K, &want, &cp)) != CLGEMM_SUCCESS)
         return st;
