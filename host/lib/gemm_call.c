@@ -18,22 +18,13 @@
 #include <string.h>
 
 #include "api_internal.h"
+#include "batch_choice.h"
 #include "chain.h"
+#include "gemm_call.h"
 #include "gemm_check.h"
 #include "layout.h"
 #include "registry.h"
 
-/* The row-major problem and its packed operands: enqueues every command of the call. */
-typedef struct problem {
-    gemm_shape s;
-    gemm_operand bias; /* buf NULL: none */
-    layout_operand x[3]; /* A, B, C as the row-major kernel sees them */
-    size_t stride[3];
-    bool pack[3];
-    bool keep[3];         /* packed for alignment only, read transposed: copied, not transposed */
-    gemm_operand packed[3];
-    bool swapped;         /* C^T = op(B)^T op(A)^T, for a plan with SWAP=1 */
-} problem;
 
 /* The problem as a plan runs it: swapped (N x M, A and B exchanged and each read the other
  * way, C stored transposed by the kernel) for a plan with SWAP=1, else as the call is. */
@@ -76,7 +67,7 @@ static bool splits(const gemm_plan *plan, const problem *p)
  * kernel that takes it, reading every operand in place or from one packed copy.  Else one
  * problem at a time: an operand packed per problem (a strided one) or C (packed, computed
  * and copied back per problem) keeps the host loop. */
-static bool one_launch(const gemm_plan *plan, const problem *p)
+bool gemm_call_one_launch(const gemm_plan *plan, const problem *p)
 {
     return plan->batched && !splits(plan, p) && !p->pack[2] &&
            (!p->pack[0] || p->stride[0] == 0) && (!p->pack[1] || p->stride[1] == 0);
@@ -86,7 +77,7 @@ static int enqueue_batch(layout_pass *lp, const gemm_plan *plan, chain *c, const
                          float alpha, float beta, size_t batch, errbuf *e)
 {
     cl_event ev;
-    const bool whole = one_launch(plan, p);
+    const bool whole = gemm_call_one_launch(plan, p);
     size_t n = 1;
     for (size_t i = 0; i < batch; i += n) {
         n = whole ? batch - i : 1;
@@ -141,10 +132,7 @@ static int enqueue_batch(layout_pass *lp, const gemm_plan *plan, chain *c, const
     return 0;
 }
 
-/* Which operands the plan's kernel cannot read in place (transposed, or misaligned for it,
- * also by the batch stride), once the problem is turned as the plan runs it (SWAP).  0, or
- * -1 with *st set. */
-static int decide_packing(const char *fn, const gemm_plan *plan, problem *p, size_t batch,
+int gemm_call_decide_packing(const char *fn, const gemm_plan *plan, problem *p, size_t batch,
                           const user_operand *const u[3], bool *any, clgemm_status *st)
 {
     problem_orient(p, plan);
@@ -172,33 +160,6 @@ static int decide_packing(const char *fn, const gemm_plan *plan, problem *p, siz
 /* The plan a call runs and what it packs: the row-major problem, the kernel (api_choose),
  * the operands it cannot read in place, and for a batch the build that runs it in one
  * launch.  x: the validated operands. */
-/* auto's batch: the database's batch rule for the class, where it has one (shape_rule.h).
- * auto resolves to a lesson step before the batch is looked at, so batched_candidate, which
- * serves the purpose names, never sees auto's batch rules.  NULL: no rule, or its kernel
- * cannot run this batch in one launch (then auto's choice runs as before). */
-static struct ctx_plan *auto_batch_rule(const char *fn, clgemm_context *ctx,
-                                        const clgemm_gemm_desc *d, size_t batch,
-                                        const gemm_build *want, const user_operand *const u[3],
-                                        problem *p, bool *any)
-{
-    gemm_build b = *want;
-    b.batched = true;
-    struct ctx_plan *cp = NULL;
-    problem q = *p;
-    bool q_any = false;
-    clgemm_status ignored;
-    const bool runs = api_choose_by_shape(ctx, NULL, d->ab_type, (size_t)p->s.M,
-                                          (size_t)p->s.N, (size_t)p->s.K, &b, &cp) &&
-                      decide_packing(fn, &cp->plan, &q, batch, u, &q_any, &ignored) == 0 &&
-                      one_launch(&cp->plan, &q);
-    api_ok(); /* a rule that does not fit is no error of the call */
-    if (!runs)
-        return NULL;
-    *p = q;
-    *any = q_any;
-    return cp;
-}
-
 static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_desc *d,
                                  size_t batch, const user_operand x[3], problem *p,
                                  struct ctx_plan **out, bool *any);
@@ -219,64 +180,6 @@ static clgemm_status check_and_choose(const char *fn, clgemm_context *ctx,
     if (st != CLGEMM_SUCCESS)
         return st;
     return choose_call(fn, ctx, d, *batch, x, p, out, any);
-}
-
-/* A batch under a purpose name: the batch rule of the tuning database for its shape class
- * (shape_rule.h: on the H100, step 10 with 128 x 128 tiles and two stages for 16-bit data,
- * whose stores go through local memory, 5% ahead of step 8), else its candidates from the last (the simplest
- * kernel, which runs batches of small problems fastest: step 8's 128 x 128 tiles and no
- * pre-pass beat step 10's defaults at 64 x 512^2 x 64 and 512 x 128^2 x 64) to the first, the
- * first whose batched build runs the whole batch in one launch (step 10, for instance, reads
- * the transposes that step 8 would pack per problem).  NULL: none does. */
-static struct ctx_plan *batched_candidate(const char *fn, clgemm_context *ctx,
-                                          const clgemm_gemm_desc *d, const struct ctx_plan *named,
-                                          size_t batch, const gemm_build *want,
-                                          const user_operand *const u[3], problem *p, bool *any)
-{
-    struct ctx_plan *cp = NULL;
-    const char *list = named->algo->candidates;
-    gemm_build b = *want;
-    b.batched = true;
-    const char *names[8];
-    size_t lens[8], n = 0;
-    while (*list && n < 8) {
-        names[n] = list;
-        lens[n] = strcspn(list, " ");
-        list += lens[n++];
-        list += strspn(list, " ");
-    }
-    const int M = p->swapped ? p->s.N : p->s.M, N = p->swapped ? p->s.M : p->s.N;
-    /* the rule (c = n), then the candidates from the last; a caller's parameters skip the rule */
-    for (int c = *named->overrides ? (int)n - 1 : (int)n; c >= 0; c--) {
-        if (c == (int)n) {
-            const char *purpose = named->algo->desc.step == 0 &&
-                                  strcmp(named->algo->desc.name, "auto") != 0
-                                      ? named->algo->desc.name : NULL;
-            if (!api_choose_by_shape(ctx, purpose, d->ab_type, (size_t)M, (size_t)N,
-                                     (size_t)p->s.K, &b, &cp))
-                continue;
-        } else {
-            char name[256]; /* the candidate, its parameters, then the caller's */
-            const bool has = memchr(names[c], ':', lens[c]) != NULL;
-            snprintf(name, sizeof name, "%.*s%s%s", (int)lens[c], names[c],
-                     *named->overrides ? (has ? "," : ":") : "", named->overrides);
-            if (api_choose(fn, ctx, name, d->ab_type, (size_t)M, (size_t)N, (size_t)p->s.K,
-                           &b, &cp) != CLGEMM_SUCCESS)
-                continue;
-        }
-        problem q = *p;
-        bool q_any = false;
-        clgemm_status ignored;
-        if (decide_packing(fn, &cp->plan, &q, batch, u, &q_any, &ignored) == 0 &&
-            one_launch(&cp->plan, &q)) {
-            *p = q;
-            *any = q_any;
-            api_ok(); /* a candidate refused on the way is no error of the call */
-            return cp;
-        }
-    }
-    api_ok();
-    return NULL;
 }
 
 static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_desc *d,
@@ -315,7 +218,7 @@ static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clge
     const algo_def *named = algorithm ? algo_find_n(algorithm, strcspn(algorithm, ":")) : NULL;
     want.batched = batch > 1 && named && !named->candidates;
     if (batch > 1 && d->ab_type == CLGEMM_F32 && (!algorithm || strcmp(algorithm, "auto") == 0) &&
-        (cp = auto_batch_rule(fn, ctx, d, batch, &want, u, p, any))) {
+        (cp = batch_choice_auto_rule(fn, ctx, d, batch, &want, u, p, any))) {
         *out = cp;
         return CLGEMM_SUCCESS;
     }
@@ -323,14 +226,14 @@ static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clge
                          (size_t)p->s.K, &want, &cp)) != CLGEMM_SUCCESS)
         return st;
     *any = false;
-    if (decide_packing(fn, &cp->plan, p, batch, u, any, &st) != 0)
+    if (gemm_call_decide_packing(fn, &cp->plan, p, batch, u, any, &st) != 0)
         return st;
     /* A batch that one launch can run gets the plan's batched build (its kernels take the
-     * batch in dimension 2; a purpose name's is the candidate batched_candidate picks);
+     * batch in dimension 2; a purpose name's is the candidate batch_choice_candidate picks);
      * where no such build runs it in one launch, the plain one loops. */
     struct ctx_plan *pick = NULL;
     if (batch > 1 && cp->algo->candidates &&
-        (pick = batched_candidate(fn, ctx, d, cp, batch, &want, u, p, any))) {
+        (pick = batch_choice_candidate(fn, ctx, d, cp, batch, &want, u, p, any))) {
         *out = pick;
         return CLGEMM_SUCCESS;
     }
@@ -342,8 +245,8 @@ static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clge
         bool q_any = false;
         clgemm_status ignored;
         if (twin->status == PLAN_OK &&
-            decide_packing(fn, &twin->plan, &q, batch, u, &q_any, &ignored) == 0 &&
-            one_launch(&twin->plan, &q)) {
+            gemm_call_decide_packing(fn, &twin->plan, &q, batch, u, &q_any, &ignored) == 0 &&
+            gemm_call_one_launch(&twin->plan, &q)) {
             cp = twin;
             *p = q;
             *any = q_any;

@@ -1,0 +1,90 @@
+/* The batch choice of host/lib/batch_choice.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "batch_choice.h"
+
+/* A batch under a purpose name: the batch rule of the tuning database for its shape class
+ * (shape_rule.h: on the H100, step 10 with 128 x 128 tiles and two stages for 16-bit data,
+ * whose stores go through local memory, 5% ahead of step 8), else its candidates from the last (the simplest
+ * kernel, which runs batches of small problems fastest: step 8's 128 x 128 tiles and no
+ * pre-pass beat step 10's defaults at 64 x 512^2 x 64 and 512 x 128^2 x 64) to the first, the
+ * first whose batched build runs the whole batch in one launch (step 10, for instance, reads
+ * the transposes that step 8 would pack per problem).  NULL: none does. */
+struct ctx_plan *batch_choice_candidate(const char *fn, clgemm_context *ctx,
+                                        const clgemm_gemm_desc *d, const struct ctx_plan *named,
+                                        size_t batch, const gemm_build *want,
+                                        const user_operand *const u[3], problem *p, bool *any)
+{
+    struct ctx_plan *cp = NULL;
+    const char *list = named->algo->candidates;
+    gemm_build b = *want;
+    b.batched = true;
+    const char *names[8];
+    size_t lens[8], n = 0;
+    while (*list && n < 8) {
+        names[n] = list;
+        lens[n] = strcspn(list, " ");
+        list += lens[n++];
+        list += strspn(list, " ");
+    }
+    const int M = p->swapped ? p->s.N : p->s.M, N = p->swapped ? p->s.M : p->s.N;
+    /* the rule (c = n), then the candidates from the last; a caller's parameters skip the rule */
+    for (int c = *named->overrides ? (int)n - 1 : (int)n; c >= 0; c--) {
+        if (c == (int)n) {
+            const char *purpose = named->algo->desc.step == 0 &&
+                                  strcmp(named->algo->desc.name, "auto") != 0
+                                      ? named->algo->desc.name : NULL;
+            if (!api_choose_by_shape(ctx, purpose, d->ab_type, (size_t)M, (size_t)N,
+                                     (size_t)p->s.K, &b, &cp))
+                continue;
+        } else {
+            char name[256]; /* the candidate, its parameters, then the caller's */
+            const bool has = memchr(names[c], ':', lens[c]) != NULL;
+            snprintf(name, sizeof name, "%.*s%s%s", (int)lens[c], names[c],
+                     *named->overrides ? (has ? "," : ":") : "", named->overrides);
+            if (api_choose(fn, ctx, name, d->ab_type, (size_t)M, (size_t)N, (size_t)p->s.K,
+                           &b, &cp) != CLGEMM_SUCCESS)
+                continue;
+        }
+        problem q = *p;
+        bool q_any = false;
+        clgemm_status ignored;
+        if (gemm_call_decide_packing(fn, &cp->plan, &q, batch, u, &q_any, &ignored) == 0 &&
+            gemm_call_one_launch(&cp->plan, &q)) {
+            *p = q;
+            *any = q_any;
+            api_ok(); /* a candidate refused on the way is no error of the call */
+            return cp;
+        }
+    }
+    api_ok();
+    return NULL;
+}
+
+/* auto's batch: the database's batch rule for the class, where it has one (shape_rule.h).
+ * auto resolves to a lesson step before the batch is looked at, so batch_choice_candidate, which
+ * serves the purpose names, never sees auto's batch rules.  NULL: no rule, or its kernel
+ * cannot run this batch in one launch (then auto's choice runs as before). */
+struct ctx_plan *batch_choice_auto_rule(const char *fn, clgemm_context *ctx,
+                                        const clgemm_gemm_desc *d, size_t batch,
+                                        const gemm_build *want, const user_operand *const u[3],
+                                        problem *p, bool *any)
+{
+    gemm_build b = *want;
+    b.batched = true;
+    struct ctx_plan *cp = NULL;
+    problem q = *p;
+    bool q_any = false;
+    clgemm_status ignored;
+    const bool runs = api_choose_by_shape(ctx, NULL, d->ab_type, (size_t)p->s.M,
+                                          (size_t)p->s.N, (size_t)p->s.K, &b, &cp) &&
+                      gemm_call_decide_packing(fn, &cp->plan, &q, batch, u, &q_any, &ignored) == 0 &&
+                      gemm_call_one_launch(&cp->plan, &q);
+    api_ok(); /* a rule that does not fit is no error of the call */
+    if (!runs)
+        return NULL;
+    *p = q;
+    *any = q_any;
+    return cp;
+}
