@@ -127,7 +127,7 @@
  * the registers (GELU's: every value's arithmetic interleaves with the others').  The tests
  * of the edge and of beta sit outside the loops, so that a full tile's stores are one run
  * (GEMM_FOR_BETA); an edge tile's keep their per-element tests (three copies, not four:
- * with four, clang's unroller gave up on the staged chunks below and put the accumulators
+ * with four, clang's unroller gave up on the staged chunks above and put the accumulators
  * on the stack). */
 #define TMA_STORE_DIRECT_RUN(rows, cols, guarded)                                            \
     do {                                                                                     \
