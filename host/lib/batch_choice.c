@@ -47,13 +47,7 @@ struct ctx_plan *batch_choice_candidate(const char *fn, clgemm_context *ctx,
                            &b, &cp) != CLGEMM_SUCCESS)
                 continue;
         }
-        problem q = *p;
-        bool q_any = false;
-        clgemm_status ignored;
-        if (gemm_call_decide_packing(fn, &cp->plan, &q, batch, u, &q_any, &ignored) == 0 &&
-            gemm_call_one_launch(&cp->plan, &q)) {
-            *p = q;
-            *any = q_any;
+        if (gemm_call_whole_batch(fn, &cp->plan, batch, u, p, any)) {
             api_ok(); /* a candidate refused on the way is no error of the call */
             return cp;
         }
@@ -74,17 +68,9 @@ struct ctx_plan *batch_choice_auto_rule(const char *fn, clgemm_context *ctx,
     gemm_build b = *want;
     b.batched = true;
     struct ctx_plan *cp = NULL;
-    problem q = *p;
-    bool q_any = false;
-    clgemm_status ignored;
     const bool runs = api_choose_by_shape(ctx, NULL, d->ab_type, (size_t)p->s.M,
                                           (size_t)p->s.N, (size_t)p->s.K, &b, &cp) &&
-                      gemm_call_decide_packing(fn, &cp->plan, &q, batch, u, &q_any, &ignored) == 0 &&
-                      gemm_call_one_launch(&cp->plan, &q);
+                      gemm_call_whole_batch(fn, &cp->plan, batch, u, p, any);
     api_ok(); /* a rule that does not fit is no error of the call */
-    if (!runs)
-        return NULL;
-    *p = q;
-    *any = q_any;
-    return cp;
+    return runs ? cp : NULL;
 }

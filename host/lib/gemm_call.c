@@ -67,7 +67,7 @@ static bool splits(const gemm_plan *plan, const problem *p)
  * kernel that takes it, reading every operand in place or from one packed copy.  Else one
  * problem at a time: an operand packed per problem (a strided one) or C (packed, computed
  * and copied back per problem) keeps the host loop. */
-bool gemm_call_one_launch(const gemm_plan *plan, const problem *p)
+static bool one_launch(const gemm_plan *plan, const problem *p)
 {
     return plan->batched && !splits(plan, p) && !p->pack[2] &&
            (!p->pack[0] || p->stride[0] == 0) && (!p->pack[1] || p->stride[1] == 0);
@@ -77,7 +77,7 @@ static int enqueue_batch(layout_pass *lp, const gemm_plan *plan, chain *c, const
                          float alpha, float beta, size_t batch, errbuf *e)
 {
     cl_event ev;
-    const bool whole = gemm_call_one_launch(plan, p);
+    const bool whole = one_launch(plan, p);
     size_t n = 1;
     for (size_t i = 0; i < batch; i += n) {
         n = whole ? batch - i : 1;
@@ -132,7 +132,10 @@ static int enqueue_batch(layout_pass *lp, const gemm_plan *plan, chain *c, const
     return 0;
 }
 
-int gemm_call_decide_packing(const char *fn, const gemm_plan *plan, problem *p, size_t batch,
+/* Which operands the plan's kernel cannot read in place (transposed, or misaligned for it,
+ * also by the batch stride), once the problem is turned as the plan runs it (SWAP).  0, or
+ * -1 with *st set. */
+static int decide_packing(const char *fn, const gemm_plan *plan, problem *p, size_t batch,
                           const user_operand *const u[3], bool *any, clgemm_status *st)
 {
     problem_orient(p, plan);
@@ -160,6 +163,20 @@ int gemm_call_decide_packing(const char *fn, const gemm_plan *plan, problem *p, 
 /* The plan a call runs and what it packs: the row-major problem, the kernel (api_choose),
  * the operands it cannot read in place, and for a batch the build that runs it in one
  * launch.  x: the validated operands. */
+bool gemm_call_whole_batch(const char *fn, const gemm_plan *plan, size_t batch,
+                           const user_operand *const u[3], problem *p, bool *any)
+{
+    problem q = *p;
+    bool q_any = false;
+    clgemm_status ignored;
+    if (decide_packing(fn, plan, &q, batch, u, &q_any, &ignored) != 0 ||
+        !one_launch(plan, &q))
+        return false;
+    *p = q;
+    *any = q_any;
+    return true;
+}
+
 static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_desc *d,
                                  size_t batch, const user_operand x[3], problem *p,
                                  struct ctx_plan **out, bool *any);
@@ -226,7 +243,7 @@ static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clge
                          (size_t)p->s.K, &want, &cp)) != CLGEMM_SUCCESS)
         return st;
     *any = false;
-    if (gemm_call_decide_packing(fn, &cp->plan, p, batch, u, any, &st) != 0)
+    if (decide_packing(fn, &cp->plan, p, batch, u, any, &st) != 0)
         return st;
     /* A batch that one launch can run gets the plan's batched build (its kernels take the
      * batch in dimension 2; a purpose name's is the candidate batch_choice_candidate picks);
@@ -241,16 +258,8 @@ static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clge
         struct ctx_plan *twin = api_batched_twin(ctx, cp);
         if (!twin)
             return api_fail(fn, CLGEMM_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
-        problem q = *p;
-        bool q_any = false;
-        clgemm_status ignored;
-        if (twin->status == PLAN_OK &&
-            gemm_call_decide_packing(fn, &twin->plan, &q, batch, u, &q_any, &ignored) == 0 &&
-            gemm_call_one_launch(&twin->plan, &q)) {
+        if (twin->status == PLAN_OK && gemm_call_whole_batch(fn, &twin->plan, batch, u, p, any))
             cp = twin;
-            *p = q;
-            *any = q_any;
-        }
     }
     *out = cp;
     return CLGEMM_SUCCESS;

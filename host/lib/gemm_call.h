@@ -22,13 +22,9 @@ typedef struct problem {
     bool swapped;         /* C^T = op(B)^T op(A)^T, for a plan with SWAP=1 */
 } problem;
 
-/* Which operands the plan's kernel cannot read in place (transposed, or misaligned for it,
- * also by the batch stride), once the problem is turned as the plan runs it (SWAP).  0, or
- * -1 with *st set. */
-int gemm_call_decide_packing(const char *fn, const gemm_plan *plan, problem *p, size_t batch,
-                             const user_operand *const u[3], bool *any, clgemm_status *st);
-
-/* Whether the whole batch fits one launch of the plan's kernel. */
-bool gemm_call_one_launch(const gemm_plan *plan, const problem *p);
+/* Whether the plan runs the whole batch in one launch, its packing decided on a copy of *p:
+ * then *p and *any take that packing; else both stay as they were. */
+bool gemm_call_whole_batch(const char *fn, const gemm_plan *plan, size_t batch,
+                           const user_operand *const u[3], problem *p, bool *any);
 
 #endif
