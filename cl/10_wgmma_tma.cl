@@ -48,7 +48,9 @@
  * Where M is small the pre-pass costs more than the GEMM: it reads and writes all of B, which
  * the GEMM then reads once more.  PACKA / PACKB = 2 read an operand stored K-major where it
  * lies, and the consumers round each slice to tf32 in local memory before their wgmmas read
- * it: the same values as the pre-pass's, for some local-memory traffic per slice.
+ * it: the same values as the pre-pass's, for some local-memory traffic per slice.  With
+ * ROUNDER = 1 a warpgroup of its own does that rounding a slot ahead, so that a consumer
+ * waits for a rounded slot instead of rounding it on its way to the wgmmas.
  *
  * tf32x3 (SPLIT = 1): x = hi + lo, hi = tf32(x), lo = tf32(x - hi), and a * b ~ a_lo * b_hi +
  * a_hi * b_lo + a_hi * b_hi.  The pre-pass writes the residuals in the rows below the values
@@ -63,8 +65,8 @@
  * Emulation (CLGEMM_EMULATE_TMA): the same layouts; every work-item copies a share of each box
  * (mma/tma.h) between two barriers (a CPU cannot spin on an mbarrier of its own group).
  *
- * Launch: TMA_THREADS = (BM/64) * 128 + 32 work-items per group (the consumers, then the
- * producer warp); group (x, y) computes, before the GM remapping, C's block at block column
+ * Launch: TMA_THREADS = (BM/64 + ROUNDER) * 128 + 32 work-items per group (the consumers,
+ * the rounder, the producer warp); group (x, y) computes, before the GM remapping, C's block at block column
  * x, row y; with GEMM_BATCHED, of problem z (3-D tensor maps); with GEMM_KSPLIT, of K's
  * slice z, and the last group of a block to finish adds the slices up (mma/tma_ksplit.h: one
  * launch where a split plan elsewhere takes two).  Parameters (-D):
@@ -83,6 +85,8 @@
  *            3: as given, rounded in registers on its way to wgmma (mma/tma_a_regs.h)
  *   PACKB    1 or 2, as for A (no 0: tf32t allows one truncated operand; no 3: B has no
  *            register form)
+ *   ROUNDER  with PACKA or PACKB 2: 1 adds a warpgroup that rounds each slot as it lands,
+ *            off the consumers' path (mma/tma_round.h); 0: the consumers round it themselves
  *   STAGED   1: C stored through local memory (the default where it fits, less GELU's), 0: directly
  * The defaults, per form (the registry's; BM 128; PACKA 1; local memory per group last):
  *            BN   BK  WGN  STAGES  INFLIGHT  GM
@@ -130,6 +134,9 @@
 #define PACKB 1
 #endif
 #define ROUND_LOCAL (DTYPE == 0 && (PACKA == 2 || PACKB == 2))
+#ifndef ROUNDER
+#define ROUNDER 0
+#endif
 #ifndef PROMOTE
 #define PROMOTE (SPLIT * (64 / BK > 1 ? 64 / BK : 1))
 #endif
@@ -140,7 +147,10 @@
 #endif
 
 #define CONSUMERS (BM / 64)
-#define TMA_THREADS (CONSUMERS * WGMMA_THREADS + 32)
+/* The warpgroups: the consumers (0 .. CONSUMERS - 1), with ROUNDER the rounder, then the
+ * producer warp. */
+#define PRODUCER_WG (CONSUMERS + ROUNDER)
+#define TMA_THREADS (PRODUCER_WG * WGMMA_THREADS + 32)
 #define WG_NI (BN / WGN)
 
 /* A_MN: A lands M-major (16-bit A stored K x M), else K-major; B_MN: B lands N-major (16-bit B
@@ -223,14 +233,6 @@ typedef ushort elem_t;
 #define A_BYTES (A_BOX * (1 + SPLIT))      /* A's boxes (with SPLIT: its hi, then its lo box) */
 #define B_BYTES (B_BOXES * B_BOX * (1 + SPLIT))
 #define STAGE_BYTES (A_BYTES + B_BYTES)
-/* PACKA / PACKB = 2: the bytes of a slot rounded in local memory (A's box, then B's) */
-#define ROUND_FROM (PACKA == 2 ? 0 : A_BYTES)
-#define ROUND_BYTES ((PACKB == 2 ? STAGE_BYTES : A_BYTES) - ROUND_FROM)
-/* Slot s's bytes to round, shared by the n work-items that round them (tid among them). */
-#define TMA_ROUND_SLOT(s, n)                                                                 \
-    tf32_round_local((__local float4 *)(wgmma_arena_w_ + (s) * STAGE_BYTES + ROUND_FROM),    \
-                     ROUND_BYTES / 16, tid, n)
-
 #include "mma/wgmma_tma_checks.h"
 
 #if DTYPE == 0
@@ -251,6 +253,7 @@ __kernel void wgmma_tma_set_maps(__global uchar *maps, __global const elem_t *A,
 }
 
 #include "mma/tma_copies.h"
+#include "mma/tma_round.h"
 #include "mma/tma_store.h"
 #include "mma/tma_ksplit.h"
 
@@ -305,14 +308,14 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
     GEMM_BATCH_ENTRY(A, B, C); /* C's problem; A's and B's for the emulated copies */
     /* Swizzle atoms must sit on their pattern's repeat (1024 bytes for 128-byte rows). */
     __local float4 arena4[STAGES * STAGE_BYTES / 16] __attribute__((aligned(1024)));
-    __local ulong bars[2 * STAGES]; /* full[s], then empty[s] */
+    __local ulong bars[(2 + ROUNDER) * STAGES]; /* full[s], empty[s], with ROUNDER rounded[s] */
 #if GEMM_KSPLIT
     __local int ksplit_last_[1]; /* whether this group finishes its block (tma_ksplit.h) */
 #endif
 
     const int tid = get_local_id(0);
     WGMMA_SETUP(arena4, tid);
-    const int wg = tid / WGMMA_THREADS; /* CONSUMERS: the producer warp */
+    const int wg = tid / WGMMA_THREADS; /* PRODUCER_WG: the producer warp */
 #if GM > 1
     const int across = get_num_groups(0), down = get_num_groups(1);
     const int lin = get_group_id(1) * across + get_group_id(0);
@@ -351,13 +354,16 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
         for (int s = 0; s < STAGES; ++s) {
             TMA_BAR_INIT(full0 + 8u * s, 1);
             TMA_BAR_INIT(empty0 + 8u * s, CONSUMERS * 4);
+#if ROUNDER
+            TMA_BAR_INIT(empty0 + 8u * (STAGES + s), WGMMA_THREADS);
+#endif
         }
         TMA_BAR_INIT_FENCE();
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    if (wg == CONSUMERS) { /* the producer: one work-item issues every copy */
-        if (tid == CONSUMERS * WGMMA_THREADS) {
+    if (wg == PRODUCER_WG) { /* the producer: one work-item issues every copy */
+        if (tid == PRODUCER_WG * WGMMA_THREADS) {
             TMA_MAP_ACQUIRE(maps);
             TMA_MAP_ACQUIRE(maps + 128);
             for (int i = 0; i < slices; ++i) {
@@ -372,16 +378,14 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
         }
         return;
     }
+#if ROUNDER
+    TMA_ROUNDER(); /* the rounding warpgroup's loop; it returns (mma/tma_round.h) */
+#endif
 
     const int lane = tid % 32;
     for (int i = 0; i < slices; ++i) {
         const int s = i % STAGES;
-        TMA_WAIT(full0 + 8u * s, (uint)((i / STAGES) & 1));
-#if ROUND_LOCAL /* every consumer rounds a share of the slot; wgmma reads it by the async proxy */
-        TMA_ROUND_SLOT(s, CONSUMERS * WGMMA_THREADS);
-        WGMMA_PROXY_FENCE();
-        asm volatile("bar.sync 1, %0;" ::"r"(CONSUMERS * WGMMA_THREADS) : "memory");
-#endif
+        TMA_WAIT_ROUNDED(s, (uint)((i / STAGES) & 1)); /* copied, and rounded (tma_round.h) */
         TMA_SLICE_MMA(wgmma_base_ + (uint)(s * STAGE_BYTES));
         /* At most the wgmmas of this slice and of the INFLIGHT - 1 before it still run:
          * slice i - INFLIGHT's slot is free. */
@@ -411,7 +415,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
         }
     }
 #if !GEMM_KSPLIT && !STAGED /* with either, the producer's work-items stay longer */
-    if (wg == CONSUMERS)
+    if (wg >= CONSUMERS)
         return;
 #endif
 #endif

@@ -139,6 +139,8 @@ int main(void)
         { TILE ",SPLITK=2", TILE ",PACKA=2,PACKB=2,SPLITK=2" },
         { TILE, TILE ",PACKA=3" }, { TILE, TILE ",PACKA=3,PACKB=2" },
         { TILE ",SPLITK=2", TILE ",PACKA=3,PACKB=2,SPLITK=2" },
+        { TILE, TILE ",PACKA=2,PACKB=2,ROUNDER=1" },
+        { TILE ",SPLITK=2", TILE ",PACKA=3,PACKB=2,ROUNDER=1,SPLITK=2" },
     };
     for (int nt = 0; nt <= 1; nt++) {
         const clgemm_op op = nt ? CLGEMM_OP_T : CLGEMM_OP_N;

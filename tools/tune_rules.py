@@ -76,11 +76,13 @@ def swapped(M, dtype):
     bn = next((b for b in (8, 16, 32, 64, 128) if M <= b), None)
     if bn is None:
         return []
-    # TF32 rounds both operands in local memory (read in place); 16-bit lets one slice's
+    # TF32 rounds both operands in local memory (read in place), by the consumers or by a
+    # rounding warpgroup with the weight rounded in registers; 16-bit lets one slice's
     # wgmmas run while the next is waited for (TF32's default already does)
-    tail = ',PACKA=2,PACKB=2' if dtype == 'f32' else ',INFLIGHT=1'
+    tails = [',PACKA=2,PACKB=2', ',PACKA=3,PACKB=2,ROUNDER=1'] if dtype == 'f32' else [',INFLIGHT=1']
     return [('wgmma_tma', 'BM=%d,BN=%d,WGN=%d,STAGES=%d,SWAP=1%s' % (
-        bm, bn, bn, min(16, 200 * 1024 // ((bm + bn) * 128)), tail), True) for bm in (64, 128)]
+        bm, bn, bn, min(16, 200 * 1024 // ((bm + bn) * 128)), tail), True)
+        for bm in (64, 128) for tail in tails]
 
 
 def bn_of(algo, params, trans, dtype):

@@ -109,7 +109,7 @@ inline int ksplit_arrive(__global int *count)
         KSPLIT_FENCE();                                                                      \
     }                                                                                        \
     KSPLIT_SYNC();                                                                           \
-    if (!ksplit_last_[0] || (wg == CONSUMERS && !STAGED))                                    \
+    if (!ksplit_last_[0] || (wg >= CONSUMERS && !STAGED))                                    \
         return;                                                                              \
     KSPLIT_FENCE();                                                                          \
     for (int p_ = 0; wg < CONSUMERS && parts_ > 1 && p_ < parts_; ++p_)                      \

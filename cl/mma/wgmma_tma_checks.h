@@ -12,6 +12,9 @@
 #if PACKA < 0 || PACKA > 3 || PACKB < 1 || PACKB > 2 || (DTYPE != 0 && (PACKA != 1 || PACKB != 1))
 #error "gemm_wgmma_tma: PACKA is 0, 1, 2 or 3, PACKB 1 or 2, and only for DTYPE 0 (TF32)"
 #endif
+#if ROUNDER != 0 && (ROUNDER != 1 || !ROUND_LOCAL)
+#error "gemm_wgmma_tma: ROUNDER=1 needs a slot to round in local memory (PACKA or PACKB 2)"
+#endif
 #if BM != 64 && BM != 128
 #error "gemm_wgmma_tma: BM must be 64 or 128 (one or two consumer warpgroups)"
 #endif
@@ -33,7 +36,7 @@
 #if STAGES < 2 || STAGES > 16
 #error "gemm_wgmma_tma: STAGES must be 2 .. 16"
 #endif
-#if STAGES * STAGE_BYTES + 16 * STAGES > CLGEMM_LOCAL_BYTES - 16
+#if STAGES * STAGE_BYTES + 8 * (2 + ROUNDER) * STAGES > CLGEMM_LOCAL_BYTES - 16
 #error "gemm_wgmma_tma: STAGES slices of A and B exceed the device's local memory"
 #endif
 

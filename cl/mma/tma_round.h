@@ -1,0 +1,57 @@
+/* PACKA / PACKB = 2 for cl/10_wgmma_tma.cl (TF32): an operand read where it lies, rounded to
+ * tf32 in local memory after its copy lands and before a wgmma reads it (TF32 wgmma would
+ * truncate it).  Included after the kernel's definitions (A_BYTES, STAGE_BYTES, CONSUMERS,
+ * PRODUCER_WG).  Two ways:
+ *
+ *  - ROUNDER = 0: the consumers round each slot themselves between waiting for its copy and
+ *    issuing their wgmmas, then fence the async proxy (wgmma reads by it) and meet at a
+ *    named barrier.  Every slice's read and write of its boxes lies on the consumers' path.
+ *  - ROUNDER = 1: a warpgroup of its own (warpgroup CONSUMERS, before the producer warp)
+ *    rounds each slot as its copy lands, a slot ahead of the consumers, and every one of its
+ *    work-items arrives on the slot's third mbarrier ("rounded", after "full" and "empty")
+ *    once its share is written and fenced.  The consumers wait for "rounded" instead of
+ *    "full".  The producer still refills a slot only after the consumers released it, so the
+ *    rounder never writes a slot that is being multiplied. */
+#ifndef CLGEMM_TMA_ROUND_H
+#define CLGEMM_TMA_ROUND_H
+
+/* The bytes of a slot to round: A's box, then B's */
+#define ROUND_FROM (PACKA == 2 ? 0 : A_BYTES)
+#define ROUND_BYTES ((PACKB == 2 ? STAGE_BYTES : A_BYTES) - ROUND_FROM)
+/* Slot s's bytes, shared by the n work-items that round them (id among them). */
+#define TMA_ROUND_SLOT_BY(s, id, n)                                                          \
+    tf32_round_local((__local float4 *)(wgmma_arena_w_ + (s) * STAGE_BYTES + ROUND_FROM),    \
+                     ROUND_BYTES / 16, id, n)
+#define TMA_ROUND_SLOT(s, n) TMA_ROUND_SLOT_BY(s, tid, n)
+
+#if ROUNDER
+#define TMA_ROUNDED0 (empty0 + 8u * STAGES) /* rounded[s]: the third row of mbarriers */
+/* The rounder's whole life: every slice of the group, then it leaves. */
+#define TMA_ROUNDER()                                                                        \
+    do {                                                                                     \
+        if (wg == CONSUMERS) {                                                               \
+            for (int i = 0; i < slices; ++i) {                                               \
+                const int s = i % STAGES;                                                    \
+                TMA_WAIT(full0 + 8u * s, (uint)((i / STAGES) & 1));                          \
+                TMA_ROUND_SLOT_BY(s, tid - CONSUMERS * WGMMA_THREADS, WGMMA_THREADS);        \
+                WGMMA_PROXY_FENCE();                                                         \
+                TMA_ARRIVE(TMA_ROUNDED0 + 8u * s);                                           \
+            }                                                                                \
+            return;                                                                          \
+        }                                                                                    \
+    } while (0)
+/* A consumer: slot s copied and rounded (phase parity) */
+#define TMA_WAIT_ROUNDED(s, parity) TMA_WAIT(TMA_ROUNDED0 + 8u * (s), parity)
+#elif ROUND_LOCAL /* the consumers round a share each; wgmma then reads it by the async proxy */
+#define TMA_WAIT_ROUNDED(s, parity)                                                          \
+    do {                                                                                     \
+        TMA_WAIT(full0 + 8u * (s), parity);                                                  \
+        TMA_ROUND_SLOT(s, CONSUMERS * WGMMA_THREADS);                                        \
+        WGMMA_PROXY_FENCE();                                                                 \
+        asm volatile("bar.sync 1, %0;" ::"r"(CONSUMERS * WGMMA_THREADS) : "memory");         \
+    } while (0)
+#else /* nothing to round */
+#define TMA_WAIT_ROUNDED(s, parity) TMA_WAIT(full0 + 8u * (s), parity)
+#endif
+
+#endif
