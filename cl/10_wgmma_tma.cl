@@ -65,8 +65,8 @@
  * Emulation (CLGEMM_EMULATE_TMA): the same layouts; every work-item copies a share of each box
  * (mma/tma.h) between two barriers (a CPU cannot spin on an mbarrier of its own group).
  *
- * Launch: TMA_THREADS = (BM/64 + ROUNDER) * 128 + 32 work-items per group (the consumers,
- * the rounder, the producer warp); group (x, y) computes, before the GM remapping, C's block at block column
+ * Launch: TMA_THREADS = (BM/64) * 128 + 32 + ROUNDERS work-items per group (the consumers,
+ * the producer warp, the rounders); group (x, y) computes, before the GM remapping, C's block at block column
  * x, row y; with GEMM_BATCHED, of problem z (3-D tensor maps); with GEMM_KSPLIT, of K's
  * slice z, and the last group of a block to finish adds the slices up (mma/tma_ksplit.h: one
  * launch where a split plan elsewhere takes two).  Parameters (-D):
@@ -85,8 +85,8 @@
  *            3: as given, rounded in registers on its way to wgmma (mma/tma_a_regs.h)
  *   PACKB    1 or 2, as for A (no 0: tf32t allows one truncated operand; no 3: B has no
  *            register form)
- *   ROUNDER  with PACKA or PACKB 2: 1 adds a warpgroup that rounds each slot as it lands,
- *            off the consumers' path (mma/tma_round.h); 0: the consumers round it themselves
+ *   ROUNDER  with PACKA or PACKB 2, who rounds each slot (mma/tma_round.h): 0 the consumers
+ *            on their way to the wgmmas, 1 a warpgroup of its own as the slot lands
  *   STAGED   1: C stored through local memory (the default where it fits, less GELU's), 0: directly
  * The defaults, per form (the registry's; BM 128; PACKA 1; local memory per group last):
  *            BN   BK  WGN  STAGES  INFLIGHT  GM
@@ -147,10 +147,11 @@
 #endif
 
 #define CONSUMERS (BM / 64)
-/* The warpgroups: the consumers (0 .. CONSUMERS - 1), with ROUNDER the rounder, then the
- * producer warp. */
-#define PRODUCER_WG (CONSUMERS + ROUNDER)
-#define TMA_THREADS (PRODUCER_WG * WGMMA_THREADS + 32)
+/* The work-items: the consumer warpgroups, the producer warp, then with ROUNDER those that
+ * round slots in local memory (mma/tma_round.h). */
+#define ROUNDERS (ROUNDER * WGMMA_THREADS)
+#define PRODUCER0 (CONSUMERS * WGMMA_THREADS) /* the producer warp's first work-item */
+#define TMA_THREADS (PRODUCER0 + 32 + ROUNDERS)
 #define WG_NI (BN / WGN)
 
 /* A_MN: A lands M-major (16-bit A stored K x M), else K-major; B_MN: B lands N-major (16-bit B
@@ -315,7 +316,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
 
     const int tid = get_local_id(0);
     WGMMA_SETUP(arena4, tid);
-    const int wg = tid / WGMMA_THREADS; /* PRODUCER_WG: the producer warp */
+    const int wg = tid / WGMMA_THREADS; /* from CONSUMERS on: the producer warp, the rounders */
 #if GM > 1
     const int across = get_num_groups(0), down = get_num_groups(1);
     const int lin = get_group_id(1) * across + get_group_id(0);
@@ -355,15 +356,15 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
             TMA_BAR_INIT(full0 + 8u * s, 1);
             TMA_BAR_INIT(empty0 + 8u * s, CONSUMERS * 4);
 #if ROUNDER
-            TMA_BAR_INIT(empty0 + 8u * (STAGES + s), WGMMA_THREADS);
+            TMA_BAR_INIT(empty0 + 8u * (STAGES + s), ROUNDERS);
 #endif
         }
         TMA_BAR_INIT_FENCE();
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    if (wg == PRODUCER_WG) { /* the producer: one work-item issues every copy */
-        if (tid == PRODUCER_WG * WGMMA_THREADS) {
+    if (tid / 32 == PRODUCER0 / 32) { /* the producer: one work-item issues every copy */
+        if (tid == PRODUCER0) {
             TMA_MAP_ACQUIRE(maps);
             TMA_MAP_ACQUIRE(maps + 128);
             for (int i = 0; i < slices; ++i) {
@@ -379,7 +380,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
         return;
     }
 #if ROUNDER
-    TMA_ROUNDER(); /* the rounding warpgroup's loop; it returns (mma/tma_round.h) */
+    TMA_ROUNDER(); /* the rounders' loop; they return (mma/tma_round.h) */
 #endif
 
     const int lane = tid % 32;

@@ -1,17 +1,22 @@
 /* PACKA / PACKB = 2 for cl/10_wgmma_tma.cl (TF32): an operand read where it lies, rounded to
  * tf32 in local memory after its copy lands and before a wgmma reads it (TF32 wgmma would
  * truncate it).  Included after the kernel's definitions (A_BYTES, STAGE_BYTES, CONSUMERS,
- * PRODUCER_WG).  Two ways:
+ * PRODUCER0, ROUNDERS).  Two ways:
  *
  *  - ROUNDER = 0: the consumers round each slot themselves between waiting for its copy and
  *    issuing their wgmmas, then fence the async proxy (wgmma reads by it) and meet at a
  *    named barrier.  Every slice's read and write of its boxes lies on the consumers' path.
- *  - ROUNDER = 1: a warpgroup of its own (warpgroup CONSUMERS, before the producer warp)
- *    rounds each slot as its copy lands, a slot ahead of the consumers, and every one of its
- *    work-items arrives on the slot's third mbarrier ("rounded", after "full" and "empty")
- *    once its share is written and fenced.  The consumers wait for "rounded" instead of
- *    "full".  The producer still refills a slot only after the consumers released it, so the
- *    rounder never writes a slot that is being multiplied. */
+ *  - ROUNDER = 1: a warpgroup after the producer warp rounds each slot as its copy lands, a
+ *    slot ahead of the consumers, and every one of its work-items arrives on the slot's third
+ *    mbarrier ("rounded", after "full" and "empty") once its share is written and fenced.
+ *    The consumers wait for "rounded" instead of "full".  The producer still refills a slot
+ *    only after the consumers released it, so the rounder never writes a slot that is being
+ *    multiplied.  Its 128 work-items take registers (two consumers: 416 work-items, at most
+ *    152 registers each), which the narrow tiles of small M can spare.  It moves the
+ *    local-memory traffic off the consumers' path but does not remove it: at 4096^3, where
+ *    that traffic is the limit, even three rounding warps beside the producer warp (so that
+ *    the 256-wide tile keeps its registers) ran 0.47 ms against the pre-pass's 0.44
+ *    (bench/results/2026-11-24_nvidia-h100/rounder/probe27.txt). */
 #ifndef CLGEMM_TMA_ROUND_H
 #define CLGEMM_TMA_ROUND_H
 
@@ -29,11 +34,11 @@
 /* The rounder's whole life: every slice of the group, then it leaves. */
 #define TMA_ROUNDER()                                                                        \
     do {                                                                                     \
-        if (wg == CONSUMERS) {                                                               \
+        if (tid >= PRODUCER0 + 32) {                                                         \
             for (int i = 0; i < slices; ++i) {                                               \
                 const int s = i % STAGES;                                                    \
                 TMA_WAIT(full0 + 8u * s, (uint)((i / STAGES) & 1));                          \
-                TMA_ROUND_SLOT_BY(s, tid - CONSUMERS * WGMMA_THREADS, WGMMA_THREADS);        \
+                TMA_ROUND_SLOT_BY(s, tid - (PRODUCER0 + 32), ROUNDERS);                      \
                 WGMMA_PROXY_FENCE();                                                         \
                 TMA_ARRIVE(TMA_ROUNDED0 + 8u * s);                                           \
             }                                                                                \

@@ -104,9 +104,10 @@ static int launch_shape(gemm_plan *plan, const device_info *dev, errbuf *e)
                     plan->bm);
             return -1;
         }
-        /* Step 10: the producer warp, and with ROUNDER=1 (TF32) a rounding warpgroup. */
+        /* Step 10: the producer warp, and with ROUNDER=1 (TF32) a rounding warpgroup
+         * (cl/mma/tma_round.h; other values fail the kernel's build). */
         plan->local[0] = (size_t)(plan->bm / 64 * 128 + (v->launch == LAUNCH_WARPGROUPS ? 0 : 32) +
-                                  128 * (params_get(&plan->params, "ROUNDER", 0) != 0));
+                                  128 * (params_get(&plan->params, "ROUNDER", 0) == 1));
         plan->local[1] = 1;
         break;
     }
