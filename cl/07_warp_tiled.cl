@@ -41,12 +41,21 @@
  *  5. Edges at the price of the interior (CLAMP=1).  All groups of a
  *     mid-sized problem run at once, so one slow edge group sets the time.
  *     Edge groups clamp their loads instead of testing them (see wt_fetch);
- *     only the last K slice when BK does not divide K, and edge columns when 4
- *     does not divide N, take the element-wise guarded path, so odd sizes run
- *     close to the aligned ones.  It costs about 3 registers, which the
+ *     only the last K slice when BK does not divide K, and edges that cut a
+ *     float4 (B's columns when 4 does not divide N, a transposed A's rows when
+ *     4 does not divide M), take the element-wise guarded path, so odd sizes
+ *     run close to the aligned ones.  It costs about 3 registers, which the
  *     127-register 128 x 128 tile cannot spare (at 130 only one group fits an
  *     SM), so it is a tuning parameter: the database picks it per size.
  *     Stores are guarded on edge tiles either way.
+ *
+ *  6. Transposed operands read where they lie (GEMM_TRANS_A/B, cl/common.h).
+ *     A B stored N x K (every PyTorch Linear's weight) has k contiguous, like
+ *     A: it is fetched as A is and transposed into a padded tile as in point
+ *     3.  An A stored K x M has m contiguous, like B: fetched as B is, stored
+ *     as it comes.  The tiles and the arithmetic are those of the plain build,
+ *     and no pre-pass transposes the whole operand first: on the H100 that
+ *     costs 49 us at 4096^3 and a third of the time at 128 x 4096 x 4096.
  * Requires offA, offB, offC, lda, ldb and ldc to be multiples of 4 (float4
  * alignment); M, N and K are arbitrary, and padding past a row's end is never
  * read.
@@ -61,9 +70,10 @@
  *   WM x WN  the block of C per warp; (WM/TM) * (WN/TN) must be 32
  *   VEC      vector width, fixed at 4 (float4)
  *   WARP     work-items per warp (32 on NVIDIA; only the layout depends on it)
- *   APAD     floats of padding per row of the transposed A tile (4 makes
- *            the transposing stores conflict-free; measured no difference on
- *            the H200 between 0, 4 and 8)
+ *   APAD     floats of padding per row of a tile filled by transposing stores:
+ *            A's, or B's when B is stored transposed (4 makes those stores
+ *            conflict-free; measured no difference on the H200 between 0, 4
+ *            and 8 for A)
  *   PREFETCH 1: load the next slice before computing the current one (the
  *            pipeline); 0: load it after, holding nothing across the FMAs
  *   CLAMP    1: edge tiles clamp their loads (branch-free, about 3 more
@@ -114,15 +124,18 @@
 #define WT_WMITER (TM / 4)              /* 4-row blocks per work-item */
 #define WT_WNITER (TN / 4)              /* 4-column blocks per work-item */
 #define WT_WARPS_N (BN / WN)            /* warps side by side along N */
-#define WT_KQ (BK / 4)                  /* float4s per row of the A slice */
-/* A is fetched as WARP / WT_AKQ rows x WT_AKQ float4s per warp (see wt_a_coords). */
+#define WT_KQ (BK / 4)                  /* float4s per row of a k-contiguous slice */
+/* A warp fetches WT_WROWS rows x WT_WKQ float4s of a k-contiguous slice (wt_kc_coords). */
 #if (BK / 4) % 2 == 0
-#define WT_AKQ 2
+#define WT_WKQ 2
 #else
-#define WT_AKQ 1
+#define WT_WKQ 1
 #endif
-#define WT_AROWS (WARP / WT_AKQ)
-#define WT_AS_ROW (BM + APAD)           /* floats per row of the transposed A tile */
+#define WT_WROWS (WARP / WT_WKQ)
+/* Floats per row of the local tiles As[k][m] and Bs[k][n]: padded where transposing
+ * stores fill them (point 3), not where float4s go in as fetched. */
+#define WT_AS_ROW (BM + (GEMM_TRANS_A ? 0 : APAD))
+#define WT_BS_ROW (BN + (GEMM_TRANS_B ? APAD : 0))
 #define WT_A_LOADS (BM * BK / 4 / WT_THREADS)   /* float4s of A per work-item per slice */
 #define WT_B_LOADS (BK * BN / 4 / WT_THREADS)   /* float4s of B per work-item per slice */
 
@@ -144,10 +157,13 @@
 #if (BM * BK / 4) % WT_THREADS != 0 || (BK * BN / 4) % WT_THREADS != 0
 #error "gemm_warp_tiled: BM*BK/4 and BK*BN/4 must be multiples of the work-group size"
 #endif
-#if BM % WT_AROWS != 0
+#if !GEMM_TRANS_A && BM % WT_WROWS != 0
 #error "gemm_warp_tiled: BM must be a multiple of 16 (32 when BK/4 is odd)"
 #endif
-#if 2 * BK * (WT_AS_ROW + BN) * 4 > 49152
+#if GEMM_TRANS_B && BN % WT_WROWS != 0
+#error "gemm_warp_tiled: a transposed B needs BN a multiple of 16 (32 when BK/4 is odd)"
+#endif
+#if 2 * BK * (WT_AS_ROW + WT_BS_ROW) * 4 > 49152
 #error "gemm_warp_tiled: two K slices of A and B exceed 48 KiB of local memory"
 #endif
 
@@ -164,31 +180,69 @@ inline float4 wt_load4(__global const float *p, const int valid, const bool guar
                     0.0f);
 }
 
-/* Where float4 number i (< WT_A_LOADS) of this work-item's share of the A
- * slice comes from: row *r, columns 4 * *kq .. +3 of the slice.  A warp takes
- * WT_AROWS consecutive rows x WT_AKQ consecutive float4s, so in global memory
- * each row gives 32 contiguous bytes (whole sectors), and in the transposed
- * tile the rows land on consecutive banks, the float4 columns 16 banks apart
- * (with APAD = 4, WT_AS_ROW is 4 mod 8): a warp's scalar stores hit 32
- * different banks. */
-inline void wt_a_coords(const int tid, const int i, int *r, int *kq)
+/* The two shapes a slice has in global memory.  k-contiguous: W rows of BK
+ * floats (A; B stored N x K).  W-contiguous: BK rows of W floats (B; A stored
+ * K x M).  P points at the slice's corner, rows ld apart; w_left of its W
+ * lines and k_left of its ks exist.  `guarded` is a literal at every call.
+ *
+ * Float4 i of this work-item's share of a k-contiguous slice: row *r, columns
+ * 4 * *kq .. +3.  A warp takes WT_WROWS consecutive rows x WT_WKQ consecutive
+ * float4s, so in global memory each row gives 32 contiguous bytes (whole
+ * sectors), and in the transposed tile the rows land on consecutive banks,
+ * the float4 columns 16 banks apart (with APAD = 4, a padded row is 4 mod 8
+ * floats): a warp's scalar stores hit 32 different banks. */
+inline void wt_kc_coords(const int tid, const int i, int *r, int *kq)
 {
     const int e = tid + i * WT_THREADS;
     const int slab = e / WARP, lane = e % WARP;
-    *kq = (slab % (WT_KQ / WT_AKQ)) * WT_AKQ + lane / WT_AROWS;
-    *r = (slab / (WT_KQ / WT_AKQ)) * WT_AROWS + lane % WT_AROWS;
+    *kq = (slab % (WT_KQ / WT_WKQ)) * WT_WKQ + lane / WT_WROWS;
+    *r = (slab / (WT_KQ / WT_WKQ)) * WT_WROWS + lane % WT_WROWS;
 }
 
-/* Fetch this work-item's share of the next K slice into registers.  A and B
- * point at the slice's corner; `guarded` is a literal at every call site.
- *
+/* Clamped, a row past the edge reads the last real row. */
+inline float4 wt_kc_load(__global const float *P, const int ld, const int w_left,
+                         const int k_left, const int tid, const int i, const bool guarded)
+{
+    int r, kq;
+    wt_kc_coords(tid, i, &r, &kq);
+    if (guarded)
+        return wt_load4(P + r * ld + 4 * kq, r < w_left ? k_left - 4 * kq : 0, true);
+    return wt_load4(P + (CLAMP ? min(r, w_left - 1) : r) * ld + 4 * kq, 4, false);
+}
+
+/* Into T[k][w] (rows of `row` floats), transposed: four scalar stores. */
+inline void wt_kc_stash(__local float *T, const int row, const float4 v, const int tid,
+                        const int i)
+{
+    int r, kq;
+    wt_kc_coords(tid, i, &r, &kq);
+    __local float *dst = T + 4 * kq * row + r;
+    dst[0 * row] = v.x;
+    dst[1 * row] = v.y;
+    dst[2 * row] = v.z;
+    dst[3 * row] = v.w;
+}
+
+/* Float4 i of a W-contiguous slice: row k, columns c .. c+3.  Clamped, a
+ * float4 past the edge reads the last real one (callers clamp only where 4
+ * divides the edge, so there is one). */
+inline float4 wt_wc_load(__global const float *P, const int ld, const int W, const int w_left,
+                         const int k_left, const int tid, const int i, const bool guarded)
+{
+    const int e = tid + i * WT_THREADS;
+    const int k = e / (W / 4), c = (e % (W / 4)) * 4;
+    if (guarded)
+        return wt_load4(P + k * ld + c, k < k_left ? w_left - c : 0, true);
+    return wt_load4(P + k * ld + (CLAMP ? min(c, w_left - 4) : c), 4, false);
+}
+
+/* Fetch this work-item's share of the next K slice into registers.
  * Unguarded, the loads are bare float4s.  With CLAMP=1 that includes edge
- * tiles, at clamped places: a row of A past M reads the last real row, a
- * float4 of B past N the last real float4 (there is one: edge tiles come
- * here only when 4 divides N).  Their products land in rows and columns of C
- * that are never stored, so no test or branch enters the loop.  Guarded (the
- * last, partial K slice; edge tiles with CLAMP=0 or when 4 does not divide
- * N), elements outside A and B read as zero. */
+ * tiles, at clamped places (rows of A past M, columns of B past N).  Their
+ * products land in rows and columns of C that are never stored, so no test
+ * or branch enters the loop.  Guarded (the last, partial K slice; edge tiles
+ * with CLAMP=0 or where an edge cuts a float4), elements outside A and B read
+ * as zero. */
 inline void wt_fetch(float4 *ra, float4 *rb,
                      __global const float *A, const int lda,
                      __global const float *B, const int ldb,
@@ -197,41 +251,44 @@ inline void wt_fetch(float4 *ra, float4 *rb,
 {
 #pragma unroll
     for (int i = 0; i < WT_A_LOADS; ++i) {
-        int r, kq;
-        wt_a_coords(tid, i, &r, &kq);
-        if (guarded)
-            ra[i] = wt_load4(A + r * lda + 4 * kq, r < rows_left ? k_left - 4 * kq : 0, true);
-        else
-            ra[i] = wt_load4(A + (CLAMP ? min(r, rows_left - 1) : r) * lda + 4 * kq, 4, false);
+#if GEMM_TRANS_A
+        ra[i] = wt_wc_load(A, lda, BM, rows_left, k_left, tid, i, guarded);
+#else
+        ra[i] = wt_kc_load(A, lda, rows_left, k_left, tid, i, guarded);
+#endif
     }
 #pragma unroll
     for (int i = 0; i < WT_B_LOADS; ++i) {
-        const int e = tid + i * WT_THREADS;
-        const int k = e / (BN / 4), c = (e % (BN / 4)) * 4;
-        if (guarded)
-            rb[i] = wt_load4(B + k * ldb + c, k < k_left ? cols_left - c : 0, true);
-        else
-            rb[i] = wt_load4(B + k * ldb + (CLAMP ? min(c, cols_left - 4) : c), 4, false);
+#if GEMM_TRANS_B
+        rb[i] = wt_kc_load(B, ldb, cols_left, k_left, tid, i, guarded);
+#else
+        rb[i] = wt_wc_load(B, ldb, BN, cols_left, k_left, tid, i, guarded);
+#endif
     }
 }
 
-/* Write the fetched slice into one local buffer: A transposed, B as is. */
-inline void wt_stash(__local float *As, __local float4 *Bs,
+/* Write the fetched slice into one stage of local memory, As[k][m] and
+ * Bs[k][n]: a k-contiguous slice transposed, a W-contiguous one as it comes
+ * (its float4 e is the unpadded tile's float4 e). */
+inline void wt_stash(__local float4 *As, __local float4 *Bs,
                      const float4 *ra, const float4 *rb, const int tid)
 {
 #pragma unroll
     for (int i = 0; i < WT_A_LOADS; ++i) {
-        int r, kq;
-        wt_a_coords(tid, i, &r, &kq);
-        __local float *dst = As + 4 * kq * WT_AS_ROW + r;
-        dst[0 * WT_AS_ROW] = ra[i].x;
-        dst[1 * WT_AS_ROW] = ra[i].y;
-        dst[2 * WT_AS_ROW] = ra[i].z;
-        dst[3 * WT_AS_ROW] = ra[i].w;
+#if GEMM_TRANS_A
+        As[tid + i * WT_THREADS] = ra[i];
+#else
+        wt_kc_stash((__local float *)As, WT_AS_ROW, ra[i], tid, i);
+#endif
     }
 #pragma unroll
-    for (int i = 0; i < WT_B_LOADS; ++i)
+    for (int i = 0; i < WT_B_LOADS; ++i) {
+#if GEMM_TRANS_B
+        wt_kc_stash((__local float *)Bs, WT_BS_ROW, rb[i], tid, i);
+#else
         Bs[tid + i * WT_THREADS] = rb[i];
+#endif
+    }
 }
 
 __kernel __attribute__((reqd_work_group_size(WT_TX, WT_TY, 1)))
@@ -244,9 +301,10 @@ void gemm_warp_tiled(const int M, const int N, const int K, const float alpha,
                      const int strideA, const int strideB, const int strideC)
 {
     GEMM_BATCH_ENTRY(A, B, C);
-    /* Two stages of the pipeline; float4 so that every row is 16-byte aligned. */
-    __local float4 As4[2][BK][WT_AS_ROW / 4];   /* As4[s][k][m/4] = A(m .. m+3, k) */
-    __local float4 Bs4[2][BK][BN / 4];          /* Bs4[s][k][n/4] = B(k, n .. n+3) */
+    /* Two stages of the pipeline; float4 so that every row is 16-byte aligned.  A stage is
+     * one array of BK rows, so that no index runs past the array it names (oclgrind checks). */
+    __local float4 As4[2][BK * WT_AS_ROW / 4];  /* [s][k * row/4 + m/4] = A(m .. m+3, k) */
+    __local float4 Bs4[2][BK * WT_BS_ROW / 4];  /* [s][k * row/4 + n/4] = B(k, n .. n+3) */
 
     const int tid = get_local_id(1) * WT_TX + get_local_id(0);
 
@@ -261,16 +319,21 @@ void gemm_warp_tiled(const int M, const int N, const int K, const float alpha,
     /* From here on, rows and columns count from this group's corner of C. */
     const int row0 = get_group_id(1) * BM, col0 = get_group_id(0) * BN;
     const int rows_left = M - row0, cols_left = N - col0;
-    A += offA + row0 * lda;
-    B += offB + col0;
+    /* How far one k moves A and B as they are stored: along a row or down one
+     * (literals in either build, as is every GEMM_TRANS_ test below). */
+    const int a_k = GEMM_TRANS_A ? lda : 1, b_k = GEMM_TRANS_B ? 1 : ldb;
+    A += offA + (GEMM_TRANS_A ? row0 : row0 * lda);
+    B += offB + (GEMM_TRANS_B ? col0 * ldb : col0);
     GEMM_C_MOVE(row0, col0);
     GEMM_BIAS_MOVE(row0, col0);
 
-    /* Decided once per group: whether the tile crosses M or N (guarded
-     * stores), and whether its loads need guards beyond the clamping (only
-     * columns past N when 4 does not divide N; see wt_fetch). */
+    /* Decided once per group: whether the tile crosses M or N (guarded stores),
+     * and whether its loads need guards beyond the clamping (only where an edge
+     * cuts a float4: B's columns, a transposed A's rows; see wt_fetch). */
     const bool edge = rows_left < BM || cols_left < BN;
-    const bool guard = CLAMP ? cols_left < BN && (N & 3) != 0 : edge;
+    const bool guard = CLAMP ? (!GEMM_TRANS_B && cols_left < BN && (N & 3) != 0) ||
+                                   (GEMM_TRANS_A && rows_left < BM && (M & 3) != 0)
+                             : edge;
 
     float4 acc[TM][WT_WNITER];
 #pragma unroll
@@ -286,7 +349,7 @@ void gemm_warp_tiled(const int M, const int N, const int K, const float alpha,
         wt_fetch(ra, rb, A, lda, B, ldb, rows_left, cols_left, K, tid, true);
     else
         wt_fetch(ra, rb, A, lda, B, ldb, rows_left, cols_left, BK, tid, false);
-    wt_stash((__local float *)As4[0], Bs4[0][0], ra, rb, tid);
+    wt_stash(As4[0], Bs4[0], ra, rb, tid);
     barrier(CLK_LOCAL_MEM_FENCE);
 
     /* The K loop, unrolled over the two stages: each stage's local-memory
@@ -304,15 +367,15 @@ void gemm_warp_tiled(const int M, const int N, const int K, const float alpha,
             /* Issue the loads of the next slice; they complete while we compute. */
             if (PREFETCH && more) {
                 if (guard || K - k_next < BK)
-                    wt_fetch(ra, rb, A + k_next, lda, B + k_next * ldb, ldb,
+                    wt_fetch(ra, rb, A + k_next * a_k, lda, B + k_next * b_k, ldb,
                              rows_left, cols_left, K - k_next, tid, true);
                 else
-                    wt_fetch(ra, rb, A + k_next, lda, B + k_next * ldb, ldb,
+                    wt_fetch(ra, rb, A + k_next * a_k, lda, B + k_next * b_k, ldb,
                              rows_left, cols_left, BK, tid, false);
             }
 
-            __local const float4 *as = &As4[stage][0][a_col];
-            __local const float4 *bs = &Bs4[stage][0][b_col];
+            __local const float4 *as = &As4[stage][a_col];
+            __local const float4 *bs = &Bs4[stage][b_col];
 #pragma unroll
             for (int k = 0; k < BK; ++k) {
                 float4 a[WT_WMITER], b[WT_WNITER];
@@ -321,7 +384,7 @@ void gemm_warp_tiled(const int M, const int N, const int K, const float alpha,
                     a[i] = as[k * (WT_AS_ROW / 4) + i * WT_WTM];
 #pragma unroll
                 for (int j = 0; j < WT_WNITER; ++j)
-                    b[j] = bs[k * (BN / 4) + j * WT_WTN];
+                    b[j] = bs[k * (WT_BS_ROW / 4) + j * WT_WTN];
 #pragma unroll
                 for (int i = 0; i < WT_WMITER; ++i)
 #pragma unroll
@@ -337,16 +400,16 @@ void gemm_warp_tiled(const int M, const int N, const int K, const float alpha,
              * no overlap inside the work-group). */
             if (!PREFETCH && more) {
                 if (guard || K - k_next < BK)
-                    wt_fetch(ra, rb, A + k_next, lda, B + k_next * ldb, ldb,
+                    wt_fetch(ra, rb, A + k_next * a_k, lda, B + k_next * b_k, ldb,
                              rows_left, cols_left, K - k_next, tid, true);
                 else
-                    wt_fetch(ra, rb, A + k_next, lda, B + k_next * ldb, ldb,
+                    wt_fetch(ra, rb, A + k_next * a_k, lda, B + k_next * b_k, ldb,
                              rows_left, cols_left, BK, tid, false);
             }
             /* The other stage was last read before the previous barrier, which
              * every work-item has passed: it is free to fill. */
             if (more)
-                wt_stash((__local float *)As4[stage ^ 1], Bs4[stage ^ 1][0], ra, rb, tid);
+                wt_stash(As4[stage ^ 1], Bs4[stage ^ 1], ra, rb, tid);
             barrier(CLK_LOCAL_MEM_FENCE);
         }
     }

@@ -312,6 +312,22 @@ int main(void)
     static const size_t aligned[1][3] = { { 48, 40, 24 } };
     sweep("fp32 aligned sizes", base, aligned, 1, simt + 1, 2, 1);
 
+    /* Step 7 reads a transposed A or B where it lies: aligned operands of every layout and op
+     * pair run the GEMM alone, nothing packed, at sizes that cut its 64 x 64 tiles and 8-deep
+     * slices.  CLAMP=1: edge rows of a transposed A guarded (37: 4 does not divide M, while it
+     * divides N, so that nothing else guards the tile) or clamped (68), edge rows of a
+     * transposed B clamped (70: where B's columns would be guarded), the last K slice partial
+     * (the default tile, CLAMP=0, guards its edge loads). */
+    static const size_t odd[2][3] = { { 37, 28, 17 }, { 68, 70, 21 } };
+    /* READT=1: step 7's default packs a transposed operand (faster at large sizes, see
+     * host/lib/plan.c); the shape rules ask for the in-place read, as here. */
+    static const char *const wt[] = {
+        "warp_tiled:BM=64,BN=64,BK=8,TM=8,TN=8,WM=64,WN=32,CLAMP=1,READT=1",
+        "warp_tiled:READT=1" };
+    spec in_place = base;
+    in_place.aligned = true, in_place.commands = 1, in_place.packs = 1;
+    sweep("fp32 warp_tiled:READT=1, aligned: every transpose in place", in_place, odd, 2, wt, 2, 1);
+
     /* Which calls pay for a pre-pass: none for row-major N N or column-major N N with aligned
      * offsets and leading dimensions (the swap moves no data); a transpose does. */
     const int f1 = failures;
@@ -337,8 +353,9 @@ int main(void)
 
     /* A strided batch that every kernel reads in place is one launch (first == last), in
      * both layouts, A shared or strided, C read or not; NaN between rows and problems.
-     * Shared and transposed, A is packed once, then the batch reads that copy (two commands
-     * at least); a batch of 1 is the single GEMM it always was. */
+     * Shared and transposed, A is packed once for a kernel that reads no transposed A, then
+     * the batch reads that copy (two commands at least); step 7 reads it in place, in one
+     * launch.  A batch of 1 is the single GEMM it always was. */
     const int f2 = failures;
     spec one_launch = base;
     one_launch.M = 48, one_launch.N = 40, one_launch.K = 24;
@@ -362,8 +379,12 @@ int main(void)
     packed_a.op_a = CLGEMM_OP_T;
     packed_a.commands = 2;
     packed_a.batch = 4;
-    packed_a.algorithm = "warp_tiled";
+    packed_a.algorithm = "block_tiled_vectorized";
     run(&packed_a);
+    spec shared_t = packed_a;
+    shared_t.algorithm = "warp_tiled:READT=1";
+    shared_t.commands = 1;
+    run(&shared_t);
     one_launch.batch = 1;
     run(&one_launch);
     printf("%s aligned strided batches run as one GEMM launch\n", failures > f2 ? "FAIL" : "ok  ");

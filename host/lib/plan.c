@@ -181,8 +181,13 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
     plan->batched = asked.batched && v->batched;
     plan->build = asked;
     plan->build.batched = plan->batched;
-    plan->build.trans_a = asked.trans_a && (v->trans & TRANS_A);
-    plan->build.trans_b = asked.trans_b && (v->trans & TRANS_B);
+    /* READT=0 (step 7's default) packs a transposed operand although the kernel could read
+     * it in place: at 4096^3 its k-contiguous reads of B^T are slower than the pre-pass
+     * (bench/results/2026-11-24_nvidia-h100/simt_trans/), at M = 128 the pre-pass is a third
+     * of the time; the shape rules say READT=1 where it pays. */
+    const bool read_t = params_get(&plan->params, "READT", 1) != 0;
+    plan->build.trans_a = asked.trans_a && (v->trans & TRANS_A) && read_t;
+    plan->build.trans_b = asked.trans_b && (v->trans & TRANS_B) && read_t;
     /* Step 10 splits in its own launch (cl/mma/tma_ksplit.h); the others as a batch. */
     plan->ksplit_fused = plan->splitk > 1 && v->tma;
     if (plan->splitk > 1 && !plan->ksplit_fused)
@@ -209,11 +214,12 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
     if (!source)
         return PLAN_ERROR;
     char defines[400], build_defines[160], options[1024];
-    params kernel_params = plan->params; /* less SPLITK and SWAP, which no kernel reads */
+    params kernel_params = plan->params; /* less SPLITK, SWAP and READT: the host's own */
     kernel_params.count = 0;
     for (int i = 0; i < plan->params.count; i++)
         if (strcmp(plan->params.kv[i].key, "SPLITK") != 0 &&
-            strcmp(plan->params.kv[i].key, "SWAP") != 0)
+            strcmp(plan->params.kv[i].key, "SWAP") != 0 &&
+            strcmp(plan->params.kv[i].key, "READT") != 0)
             kernel_params.kv[kernel_params.count++] = plan->params.kv[i];
     params_to_defines(&kernel_params, defines, sizeof defines);
     /* A split plan's kernel writes plain float partial sums; C's type and the epilogue are

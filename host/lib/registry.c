@@ -48,9 +48,12 @@ static const algo_def algorithms[] = {
 #define EMU_WGMMA CL12 " -DCLGEMM_EMULATE_WGMMA=1"
 #define SM90A CL12 " " PROGRAM_SM90A_OPTION
 
-#define SIMT(name, file, kernel, defaults, extra, launch, ld)                               \
+/* trans: the transposed operands the kernel reads where they lie (registry.h) */
+#define SIMT_T(name, file, kernel, defaults, extra, launch, ld, trans)                      \
     { name, DT_F32, NEED_NONE, "opencl", file, kernel, CL12, "fp32", defaults, extra, launch, \
-      PREPASS_NONE, false, true, ld, 0 }
+      PREPASS_NONE, false, true, ld, trans }
+#define SIMT(name, file, kernel, defaults, extra, launch, ld)                               \
+    SIMT_T(name, file, kernel, defaults, extra, launch, ld, 0)
 
 #define MMA_F32 "BM=128 BN=128 BK=16 WM=64 WN=32 TM=16 TN=4"
 #define MMA_F32_KEYS "SPLIT PROMOTE LDMATRIX APAD BPAD"
@@ -70,9 +73,10 @@ static const variant variants[] = {
          "", LAUNCH_TILE, 1),
     SIMT("block_tiled_vectorized", "06_block_tiled_vectorized.cl", "gemm_block_tiled_vectorized",
          "BM=128 BN=128 BK=16 TM=8 TN=8 VEC=4", "", LAUNCH_TILE, 4),
-    SIMT("warp_tiled", "07_warp_tiled.cl", "gemm_warp_tiled",
-         "BM=128 BN=128 BK=8 TM=8 TN=8 WM=128 WN=16 VEC=4 CLAMP=0", "WARP APAD PREFETCH",
-         LAUNCH_TILE, 4),
+    /* Step 7 reads A stored K x M and B stored N x K in place (GEMM_TRANS_A/B). */
+    SIMT_T("warp_tiled", "07_warp_tiled.cl", "gemm_warp_tiled",
+           "BM=128 BN=128 BK=8 TM=8 TN=8 WM=128 WN=16 VEC=4 CLAMP=0 READT=0", "WARP APAD PREFETCH",
+           LAUNCH_TILE, 4, TRANS_A | TRANS_B),
 
     /* Step 8: NVIDIA first, then the other vendors' doors (compile-tested only, see
      * docs/vendors.md), then the emulation. */
