@@ -53,9 +53,10 @@
  *     A B stored N x K (every PyTorch Linear's weight) has k contiguous, like
  *     A: it is fetched as A is and transposed into a padded tile as in point
  *     3.  An A stored K x M has m contiguous, like B: fetched as B is, stored
- *     as it comes.  The tiles and the arithmetic are those of the plain build,
- *     and no pre-pass transposes the whole operand first: on the H100 that
- *     costs 49 us at 4096^3 and a third of the time at 128 x 4096 x 4096.
+ *     as it comes.  The tiles and the arithmetic are the plain build's, and
+ *     no pre-pass transposes the whole operand: on the H100 that pass is a
+ *     third of the time at 128 x 4096 x 4096, but at 4096^3 (49 us) the
+ *     in-place read lost more, so the host chooses (READT, host/lib/plan.c).
  * Requires offA, offB, offC, lda, ldb and ldc to be multiples of 4 (float4
  * alignment); M, N and K are arbitrary, and padding past a row's end is never
  * read.

@@ -296,8 +296,9 @@ CLGEMM_API const char *clgemm_epilogue_name(clgemm_epilogue epilogue);
  *
  * How it runs: a column-major problem is the row-major (N, M, K) one with A and B swapped
  * (no data moves).  The kernels read row-major, untransposed operands at offsets and leading
- * dimensions that are multiples of their ld_multiple (step 10 also reads transposed 16-bit
- * operands, and writes C at any alignment); any other operand is first copied into a scratch buffer of the library (one pass per operand and
+ * dimensions that are multiples of their ld_multiple (step 7 with READT=1 also reads
+ * transposed fp32 operands, step 11 a transposed B, step 10 transposed 16-bit operands, and
+ * step 10 writes C at any alignment); any other operand is first copied into a scratch buffer of the library (one pass per operand and
  * problem of the batch; once for a shared operand, stride 0), transposing through local
  * memory.  A C not so aligned is the slow path: it is computed in scratch (after a copy-in
  * when beta != 0) and copied back, two more passes.  Row-major operands with aligned offsets
