@@ -183,7 +183,7 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
     plan->build.batched = plan->batched;
     /* READT=0 (step 7's default) packs a transposed operand although the kernel could read
      * it in place: at 4096^3 its k-contiguous reads of B^T are slower than the pre-pass
-     * (bench/results/2026-11-24_nvidia-h100/simt_trans/), at M = 128 the pre-pass is a third
+     * (bench/results/2026-11-24_nvidia-h100/llama-rounder/), at M = 128 the pre-pass is a third
      * of the time; the shape rules say READT=1 where it pays. */
     const bool read_t = params_get(&plan->params, "READT", 1) != 0;
     plan->build.trans_a = asked.trans_a && (v->trans & TRANS_A) && read_t;
