@@ -67,6 +67,12 @@ SPLIT_JOBS = [
     # step 10's one launch (cl/mma/tma_ksplit.h): 40 = 32 + 8, the count and the sum
     ('wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2,SPLITK=2', '37x45x40', ['--dtype', 'bf16']),
 ]
+# Step 7 reading transposed operands where they lie (READT=1, as the shape rules ask; the
+# default packs them): both transposed, a batch, clamped edges with M not a multiple of 4.
+IN_PLACE_JOBS = [
+    ('warp_tiled:READT=1,CLAMP=1,BM=64,BN=64,BK=8,TM=8,TN=8,WM=64,WN=32', '37x28x17',
+     ['--trans', 'TT', '--batch', '2']),
+]
 SIZES_BY_MODE = {
     'kernels': (SIZES + GENERAL, SIZES),
     'uninitialized': ([SIZES[0], SIZES[2]], [SIZES[2]]),
@@ -258,7 +264,7 @@ def sweep(oclgrind, clgemm, mode):
                      for dt in DTYPES16[mode] for s, x in sizes]
     if mode == 'kernels':
         jobs += [(a, sz, tuple(x), tuple(sorted(kernels[a.split(':')[0]].items())))
-                 for a, sz, x in SPLIT_JOBS if a.split(':')[0] in kernels]
+                 for a, sz, x in SPLIT_JOBS + IN_PLACE_JOBS if a.split(':')[0] in kernels]
     failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers()) as pool:
         futures = {pool.submit(run_one, oclgrind, clgemm, mode, a, s, list(x), dict(env)): key
