@@ -88,6 +88,10 @@
  *   ROUNDER  with PACKA or PACKB 2, who rounds each slot (mma/tma_round.h): 0 the consumers
  *            on their way to the wgmmas, 1 a warpgroup of its own as the slot lands
  *   STAGED   1: C stored through local memory (the default where it fits, less GELU's), 0: directly
+ *   PERSIST  with a batch: 0, a group per tile and problem; G > 0, about G groups per compute
+ *            unit (the host launches fewer problems deep), each running its tile of every
+ *            Z-th problem, its producer copying the next problem's slices while the
+ *            consumers store the last one's C
  * The defaults, per form (the registry's; BM 128; PACKA 1; local memory per group last):
  *            BN   BK  WGN  STAGES  INFLIGHT  GM
  *   16-bit  256   64  256     3       0      32    144 KiB
@@ -136,6 +140,9 @@
 #define ROUND_LOCAL (DTYPE == 0 && (PACKA == 2 || PACKB == 2))
 #ifndef ROUNDER
 #define ROUNDER 0
+#endif
+#ifndef PERSIST
+#define PERSIST 0
 #endif
 #ifndef PROMOTE
 #define PROMOTE (SPLIT * (64 / BK > 1 ? 64 / BK : 1))
@@ -294,6 +301,25 @@ __kernel void wgmma_tma_set_maps(__global uchar *maps, __global const elem_t *A,
 #define TMA_RESULT acc
 #endif
 
+/* The problems of the batch this group computes, one after another: with PERSIST, z, z + Z,
+ * z + 2Z .. for group z of a launch Z deep (host/lib/enqueue.c chooses Z); else problem z
+ * alone.  run counts them, so that slice i of this group's run-th
+ * problem is the group's slice run * slices + i of the ring. */
+#if PERSIST
+#define FOR_EACH_PROBLEM                                                                     \
+    for (int prob = (int)get_group_id(2), run = 0; prob < batch;                             \
+         prob += (int)get_num_groups(2), ++run)
+#else
+#define FOR_EACH_PROBLEM for (int prob = (int)get_group_id(2), run = 0; run < 1; ++run)
+#endif
+#if GEMM_BATCHED /* C's problem; A's and B's for the emulated copies */
+#define MOVE_TO_PROBLEM(p)                                                                   \
+    (A = A0_ + (size_t)(p) * strideA, B = B0_ + (size_t)(p) * strideB,                       \
+     C = C0_ + (size_t)(p) * strideC)
+#else
+#define MOVE_TO_PROBLEM(p) ((void)(p), A = A0_, B = B0_, C = C0_)
+#endif
+
 __kernel __attribute__((reqd_work_group_size(TMA_THREADS, 1, 1)))
 void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
                     __global const elem_t *restrict A, const int offA, const int lda,
@@ -304,11 +330,14 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
                     const int strideA, const int strideB, const int strideC,
                     __global const uchar *restrict maps, const int kslice,
                     __global float *restrict partials, const int ldp,
-                    __global int *restrict tile_counts)
+                    __global int *restrict tile_counts, const int batch)
 {
-    GEMM_BATCH_ENTRY(A, B, C); /* C's problem; A's and B's for the emulated copies */
-    /* Swizzle atoms must sit on their pattern's repeat (1024 bytes for 128-byte rows). */
-    __local float4 arena4[STAGES * STAGE_BYTES / 16] __attribute__((aligned(1024)));
+    __global const elem_t *const A0_ = A, *const B0_ = B;
+    __global gemm_c_t *const C0_ = C;
+    /* Swizzle atoms must sit on their pattern's repeat (1024 bytes for 128-byte rows).  With
+     * PERSIST the staged stores have their own room after the ring, which by then already
+     * fills with the next problem's slices. */
+    __local float4 arena4[(STAGES * STAGE_BYTES + STORE_OWN) / 16] __attribute__((aligned(1024)));
     __local ulong bars[(2 + ROUNDER) * STAGES]; /* full[s], empty[s], with ROUNDER rounded[s] */
 #if GEMM_KSPLIT
     __local int ksplit_last_[1]; /* whether this group finishes its block (tma_ksplit.h) */
@@ -335,19 +364,14 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
 #endif
 
     float acc[WG_NI][WGN / 2];
-#pragma unroll
-    for (int j = 0; j < WG_NI; ++j)
-#pragma unroll
-        for (int q = 0; q < WGN / 2; ++q)
-            acc[j][q] = 0.0f;
 #if PROMOTE /* the fp32 sums of the finished chains; acc holds the chain in progress */
     float sums[WG_NI][WGN / 2];
-#pragma unroll
-    for (int j = 0; j < WG_NI; ++j)
-#pragma unroll
-        for (int q = 0; q < WGN / 2; ++q)
-            sums[j][q] = 0.0f;
 #endif
+    GEMM_BIAS_MOVE(row0, col0);
+    const int rows_left = M - row0, cols_left = N - col0;
+    /* The edge path's element-wise stores also serve a C whose rows break float2 alignment
+     * (the host writes such a C in place rather than through a copy). */
+    const bool edge = rows_left < BM || cols_left < BN || ((offC | ldc) & 1);
 
 #if !CLGEMM_EMULATE_TMA
     const uint full0 = TMA_LOCAL_ADDR(bars), empty0 = full0 + 8u * STAGES;
@@ -367,14 +391,17 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
         if (tid == PRODUCER0) {
             TMA_MAP_ACQUIRE(maps);
             TMA_MAP_ACQUIRE(maps + 128);
-            for (int i = 0; i < slices; ++i) {
-                const int s = i % STAGES;
-                if (i >= STAGES) /* the consumers' release of this slot's previous slice */
-                    TMA_WAIT(empty0 + 8u * s, (uint)((i / STAGES - 1) & 1));
-                const uint full = full0 + 8u * s;
-                const uint dst = wgmma_base_ + (uint)(s * STAGE_BYTES);
-                TMA_EXPECT(full, STAGE_BYTES);
-                TMA_COPY_SLICE(kfirst + i, dst);
+            FOR_EACH_PROBLEM {
+                (void)prob; /* read by the copies of a batch */
+                for (int i = 0; i < slices; ++i) {
+                    const int g = run * slices + i, s = g % STAGES;
+                    if (g >= STAGES) /* the consumers' release of this slot's previous slice */
+                        TMA_WAIT(empty0 + 8u * s, (uint)((g / STAGES - 1) & 1));
+                    const uint full = full0 + 8u * s;
+                    const uint dst = wgmma_base_ + (uint)(s * STAGE_BYTES);
+                    TMA_EXPECT(full, STAGE_BYTES);
+                    TMA_COPY_SLICE(kfirst + i, dst);
+                }
             }
         }
         return;
@@ -382,62 +409,77 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
 #if ROUNDER
     TMA_ROUNDER(); /* the rounders' loop; they return (mma/tma_round.h) */
 #endif
-
     const int lane = tid % 32;
-    for (int i = 0; i < slices; ++i) {
-        const int s = i % STAGES;
-        TMA_WAIT_ROUNDED(s, (uint)((i / STAGES) & 1)); /* copied, and rounded (tma_round.h) */
-        TMA_SLICE_MMA(wgmma_base_ + (uint)(s * STAGE_BYTES));
-        /* At most the wgmmas of this slice and of the INFLIGHT - 1 before it still run:
-         * slice i - INFLIGHT's slot is free. */
-        WGMMA_WAIT(INFLIGHT);
-        if (TMA_CHAIN_CLOSES(i)) { /* the chain's last wgmmas must be done before its sum */
-            WGMMA_WAIT(0);
-            TMA_PROMOTE();
-        }
-        if (i >= INFLIGHT && lane == 0)
-            TMA_ARRIVE(empty0 + 8u * (uint)((i - INFLIGHT) % STAGES));
-    }
-    WGMMA_WAIT(0);
-#else
-    for (int i = 0; i < slices; ++i) {
-        const uint dst = wgmma_base_ + (uint)((i % STAGES) * STAGE_BYTES);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        TMA_COPY_SLICE(kfirst + i, dst);
-        barrier(CLK_LOCAL_MEM_FENCE);
-#if ROUND_LOCAL
-        TMA_ROUND_SLOT(i % STAGES, TMA_THREADS);
-        barrier(CLK_LOCAL_MEM_FENCE);
-#endif
-        if (wg < CONSUMERS) {
-            TMA_SLICE_MMA(dst);
-            if (TMA_CHAIN_CLOSES(i))
-                TMA_PROMOTE();
-        }
-    }
-#if !GEMM_KSPLIT && !STAGED /* with either, the producer's work-items stay longer */
-    if (wg >= CONSUMERS)
-        return;
-#endif
-#endif
-#pragma unroll
-    for (int j = 0; j < WG_NI; ++j)
-#pragma unroll
-        for (int q = 0; q < WGN / 2; ++q)
-            WGMMA_KEEP(TMA_RESULT[j][q]);
-#if GEMM_KSPLIT /* the emulation's producer work-items leave here, after the count */
-    TMA_KSPLIT_FINISH();
 #endif
 
-    GEMM_C_MOVE(row0, col0);
-    GEMM_BIAS_MOVE(row0, col0);
-    const int rows_left = M - row0, cols_left = N - col0;
-    /* The edge path's element-wise stores also serve a C whose rows break float2 alignment
-     * (the host writes such a C in place rather than through a copy). */
-    const bool edge = rows_left < BM || cols_left < BN || ((offC | ldc) & 1);
-#if STAGED
-    TMA_STORE_STAGED();
-#else
-    TMA_STORE_DIRECT();
+    FOR_EACH_PROBLEM {
+        MOVE_TO_PROBLEM(prob);
+#pragma unroll
+        for (int j = 0; j < WG_NI; ++j)
+#pragma unroll
+            for (int q = 0; q < WGN / 2; ++q) {
+                acc[j][q] = 0.0f;
+#if PROMOTE
+                sums[j][q] = 0.0f;
 #endif
+            }
+#if !CLGEMM_EMULATE_TMA
+        for (int i = 0; i < slices; ++i) {
+            const int g = run * slices + i, s = g % STAGES;
+            TMA_WAIT_ROUNDED(s, (uint)((g / STAGES) & 1)); /* copied, and rounded (tma_round.h) */
+            TMA_SLICE_MMA(wgmma_base_ + (uint)(s * STAGE_BYTES));
+            /* At most the wgmmas of this slice and of the INFLIGHT - 1 before it still run:
+             * slice i - INFLIGHT's slot is free. */
+            WGMMA_WAIT(INFLIGHT);
+            if (TMA_CHAIN_CLOSES(i)) { /* the chain's last wgmmas must be done before its sum */
+                WGMMA_WAIT(0);
+                TMA_PROMOTE();
+            }
+            if (i >= INFLIGHT && lane == 0)
+                TMA_ARRIVE(empty0 + 8u * (uint)((g - INFLIGHT) % STAGES));
+        }
+        WGMMA_WAIT(0);
+#if PERSIST /* the last INFLIGHT slots, for the producer's next problem */
+        for (int i = slices > INFLIGHT ? slices - INFLIGHT : 0; i < slices; ++i)
+            if (lane == 0)
+                TMA_ARRIVE(empty0 + 8u * (uint)((run * slices + i) % STAGES));
+#endif
+#else
+        for (int i = 0; i < slices; ++i) {
+            const uint dst = wgmma_base_ + (uint)((i % STAGES) * STAGE_BYTES);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            TMA_COPY_SLICE(kfirst + i, dst);
+            barrier(CLK_LOCAL_MEM_FENCE);
+#if ROUND_LOCAL
+            TMA_ROUND_SLOT(i % STAGES, TMA_THREADS);
+            barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+            if (wg < CONSUMERS) {
+                TMA_SLICE_MMA(dst);
+                if (TMA_CHAIN_CLOSES(i))
+                    TMA_PROMOTE();
+            }
+        }
+#if !GEMM_KSPLIT && !STAGED && !PERSIST /* else the producer's work-items stay longer */
+        if (wg >= CONSUMERS)
+            return;
+#endif
+#endif
+#pragma unroll
+        for (int j = 0; j < WG_NI; ++j)
+#pragma unroll
+            for (int q = 0; q < WGN / 2; ++q)
+                WGMMA_KEEP(TMA_RESULT[j][q]);
+#if GEMM_KSPLIT /* the emulation's producer work-items leave here, after the count */
+        TMA_KSPLIT_FINISH();
+#endif
+
+        GEMM_C_MOVE(row0, col0);
+#if STAGED
+        TMA_STORE_STAGED();
+#else
+        if (wg < CONSUMERS) /* the emulation's producer work-items, with PERSIST */
+            TMA_STORE_DIRECT();
+#endif
+    }
 }

@@ -7,10 +7,11 @@
  * lo boxes (rows M.. of packed A, N.. of packed B^T), then B's boxes.  The copy engine's own,
  * or each work-item's share of them in the emulation (which reads A and B directly). */
 #if !CLGEMM_EMULATE_TMA && GEMM_BATCHED
-/* A batch: 3-D maps, the problem the third coordinate (0 in a shared operand's one-deep map) */
-#define COPY_A(dst, x, y) TMA_LOAD_3D(dst, maps, x, y, strideA ? (int)get_group_id(2) : 0, full)
+/* A batch: 3-D maps, the problem (the kernel's prob) the third coordinate (0 in a shared
+ * operand's one-deep map) */
+#define COPY_A(dst, x, y) TMA_LOAD_3D(dst, maps, x, y, strideA ? prob : 0, full)
 #define COPY_B(dst, x, y)                                                                    \
-    TMA_LOAD_3D(dst, maps + 128, x, y, strideB ? (int)get_group_id(2) : 0, full)
+    TMA_LOAD_3D(dst, maps + 128, x, y, strideB ? prob : 0, full)
 #elif !CLGEMM_EMULATE_TMA
 #define COPY_A(dst, x, y) TMA_LOAD_2D(dst, maps, x, y, full)
 #define COPY_B(dst, x, y) TMA_LOAD_2D(dst, maps + 128, x, y, full)

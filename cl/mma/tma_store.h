@@ -46,6 +46,33 @@
 #if STAGED && CONSUMERS * STORE_REGION > STAGES * STAGE_BYTES
 #error "gemm_wgmma_tma: STAGED needs CONSUMERS x 64 x (STORE_CW + 8) floats within the ring"
 #endif
+/* With PERSIST the ring holds the next problem's slices while C is stored: the chunks get
+ * room of their own after it (STORE_AT bytes into the arena, STORE_OWN of them). */
+#if PERSIST && STAGED
+#define STORE_AT (STAGES * STAGE_BYTES)
+#define STORE_OWN (CONSUMERS * STORE_REGION)
+#else
+#define STORE_AT 0
+#define STORE_OWN 0
+#endif
+#if STAGES * STAGE_BYTES + STORE_OWN + 8 * (2 + ROUNDER) * STAGES > CLGEMM_LOCAL_BYTES - 16
+#error "gemm_wgmma_tma: PERSIST's staged stores and STAGES slices exceed the device's local memory"
+#endif
+/* In PERSIST's loop over problems the compiler would hoist every chunk's local and global
+ * offsets (they depend only on tid) out of the loop and keep them all in registers (236
+ * instead of 95 for bf16 128 x 128 tiles): an opaque copy of the work-item's index, remade
+ * each problem, keeps them where they are used. */
+#if PERSIST && !CLGEMM_EMULATE_TMA
+#define STORE_OPAQUE(x) asm volatile("" : "+r"(x))
+#else
+#define STORE_OPAQUE(x) ((void)0)
+#endif
+/* Only the ring's own stores wait for every consumer's wgmmas. */
+#if PERSIST
+#define STORE_SYNC_RING() ((void)0)
+#else
+#define STORE_SYNC_RING() STORE_SYNC_ALL()
+#endif
 
 /* A warpgroup's barrier (ids 2 and 3; 1 joins all consumers), and all consumers'.  The
  * emulation's producer work-items stay to the end and meet every barrier of the group. */
@@ -93,11 +120,12 @@
  * 3, beta 0: tests/test_layouts), though every work-item takes the same copy. */
 #define TMA_STORE_STAGED()                                                                   \
     do {                                                                                     \
-        __local float *stage_ =                                                              \
-            (__local float *)(wgmma_arena_w_ + (wg < CONSUMERS ? wg : 0) * STORE_REGION);    \
-        const int sl_ = tid % WGMMA_THREADS;                                                 \
+        __local float *stage_ = (__local float *)(wgmma_arena_w_ + STORE_AT +                \
+                                                  (wg < CONSUMERS ? wg : 0) * STORE_REGION);  \
+        int sl_ = tid % WGMMA_THREADS;                                                       \
+        STORE_OPAQUE(sl_);                                                                   \
         const int sr_ = (sl_ / 32) * 16 + ((sl_ % 32) >> 2), sc_ = 2 * (sl_ & 3);            \
-        STORE_SYNC_ALL(); /* every wgmma has read the ring */                                \
+        STORE_SYNC_RING(); /* every wgmma has read the ring */                               \
         _Pragma("unroll") for (int j = 0; j < WG_NI; ++j)                                    \
         _Pragma("unroll") for (int q = 0; q < WGN / STORE_CW; ++q) {                         \
             if (wg < CONSUMERS) {                                                            \

@@ -36,6 +36,9 @@
 #if STAGES < 2 || STAGES > 16
 #error "gemm_wgmma_tma: STAGES must be 2 .. 16"
 #endif
+#if PERSIST < 0 || (PERSIST && (GEMM_KSPLIT || ROUNDER))
+#error "gemm_wgmma_tma: PERSIST is 0 or more, and not with a split of K or ROUNDER"
+#endif
 #if STAGES * STAGE_BYTES + 8 * (2 + ROUNDER) * STAGES > CLGEMM_LOCAL_BYTES - 16
 #error "gemm_wgmma_tma: STAGES slices of A and B exceed the device's local memory"
 #endif

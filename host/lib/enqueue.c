@@ -301,6 +301,7 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), ks ? &ks->partials : NULL));
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &ldp));
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), ks ? &ks->counts : NULL));
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &batch->count));
     }
     /* After set_maps (which only needs the packed buffers' addresses), so that the timing
      * bracket holds the pre-pass and not the one-work-item kernel. */
@@ -323,7 +324,16 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
         global[0] = tiles_n * plan->local[0];
         global[1] = tiles_m * plan->local[1];
     }
-    global[2] = (size_t)(ks ? ks->parts : batch->count);
+    global[2] = ks ? (size_t)ks->parts : (size_t)batch->count;
+    /* Step 10's PERSIST=G: G groups per compute unit, each running every Z-th problem of the
+     * batch for its tile (cl/10_wgmma_tma.cl), so that one problem's stores overlap the next
+     * one's copies; as many groups as that gives, and no fewer than one problem each. */
+    const long groups_per_cu = plan->variant->tma ? params_get(&plan->params, "PERSIST", 0) : 0;
+    if (!ks && groups_per_cu > 0) {
+        const size_t tiles = tiles_m * tiles_n, room = (size_t)groups_per_cu * plan->compute_units;
+        const size_t per_group = ceil_div(tiles * (size_t)batch->count, room);
+        global[2] = ceil_div((size_t)batch->count, per_group < 1 ? 1 : per_group);
+    }
     CL_TRY(e, clEnqueueNDRangeKernel(q, k, plan->variant->batched ? 3 : 2, NULL, global, local,
                                      0, NULL, first || last ? &main_ev : NULL));
     if (first) {

@@ -84,6 +84,9 @@ typedef struct gemm_plan {
     /* SWAP=1: the kernel computes C^T = op(B)^T op(A)^T (N x M) and stores it transposed, so
      * that a small M lies along the kernel's N (gemm_call.c swaps the operands). */
     bool swap;
+    /* Step 10's PERSIST=G: a batch runs in about G groups per compute unit, each computing
+     * its share of the problems one after another (enqueue.c). */
+    unsigned compute_units;
     cl_program reduce_program;
     cl_kernel reduce;
 } gemm_plan;

@@ -145,7 +145,8 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
                                  bool build, const gemm_build *want, char **log, errbuf *e)
 {
     memset(plan, 0, sizeof *plan);
-    *plan = (gemm_plan){ .algo = algo, .step = step, .variant = v, .dtype = (int)dtype };
+    *plan = (gemm_plan){ .algo = algo, .step = step, .variant = v, .dtype = (int)dtype,
+                         .compute_units = dev->compute_units ? dev->compute_units : 1 };
     *log = NULL;
     if (adds && check_keys(v, step->desc.name, adds, e) != 0)
         return PLAN_UNSUPPORTED; /* this backend has no such form (tf32x3 on DPAS, say) */
