@@ -406,6 +406,10 @@ int main(void)
     t.strided_a = true;
     static const char *const tma3[] = { "wgmma_tma:SPLIT=1,BM=64,BN=64,WGN=64,BK=16,STAGES=2" };
     sweep("fp32 as tf32x3 on wgmma_tma, a batch of 3, A strided", t, awkward + 1, 1, tma3, 1, 1);
+    static const char *const persist[] = {
+        "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2,PACKA=3,PERSIST=1"
+    };
+    sweep("fp32 as TF32 on wgmma_tma, a batch of 3, PERSIST=1", t, awkward + 1, 1, persist, 1, 1);
     /* Step 10 reads 16-bit operands where they lie, transposed or not: aligned ones of every
      * layout and op pair run the GEMM alone, nothing packed. */
     static const char *const tma16[] = { "wgmma_tma:BM=128,BN=128,WGN=64,BK=16,STAGES=2" };
@@ -417,6 +421,12 @@ int main(void)
     sweep("16-bit wgmma_tma, a batch of 3 in one launch", n, awkward, 1, tma16, 1, 1);
     n.strided_a = true;
     sweep("16-bit wgmma_tma, a batch of 3 in one launch, A strided", n, awkward + 1, 1, tma16, 1, 1);
+    /* PERSIST: fewer groups than problems, each running its tile of several (PoCL's two
+     * compute units make it one group deep), the ring and the staged stores carried over. */
+    static const char *const persist16[] = {
+        "wgmma_tma:BM=128,BN=128,WGN=64,BK=16,STAGES=2,PERSIST=1"
+    };
+    sweep("16-bit wgmma_tma, a batch of 3, PERSIST=1", n, awkward + 1, 1, persist16, 1, 1);
     static const char *const wg[] = { "wgmma:BM=64,BN=64,WGN=64,BK=32" };
     sweep("16-bit inputs on the emulated wgmma", h, awkward, 1, wg, 1, 1);
 
