@@ -238,6 +238,26 @@ for layout in ('row', 'col'):
                        if r['status'] == 'ok'),
                    '%s: every row ok, CLBlast included' % ' '.join(args),
                    out + err)
+# Step 7's default (READT=0) packs a transposed operand, so the loop above never runs its
+# in-place transposed reads (GEMM_TRANS_A/B); READT=1 does.  Tight (ld-pad 0): misaligned rows
+# and odd batch strides, so the operands go through a copy that keeps them transposed; padded
+# to 32 (the default): read where they lie, the batch in one launch, NaN between the rows.
+for layout in ('row', 'col'):
+    for trans in ('NT', 'TN', 'TT'):
+        for pad, batch in ((['--ld-pad', '0'], '3'), ([], '2')):
+            args = ['--layout', layout, '--trans', trans, *pad, '--batch', batch]
+            rc, out, err = run('--device', 'pocl', '--algo', 'warp_tiled:READT=1', '--size',
+                               '67x45x33', '--iters', '1', '--warmup', '0', '--alpha', '-1.5',
+                               '--beta', '0.5', '--no-baseline', '--format', 'csv', '--quiet',
+                               *args)
+            rows = list(csv.DictReader(io.StringIO(out)))
+            expect(rc == 0 and len(rows) == 1 and rows[0]['status'] == 'ok' and
+                   'READT=1' in rows[0]['params'].split() and
+                   float(rows[0]['error']) <= float(rows[0]['tolerance']) and
+                   (rows[0]['layout'], rows[0]['trans'], rows[0]['batch'], rows[0]['ld_pad']) ==
+                   (layout, trans, batch, pad[1] if pad else ''),
+                   'warp_tiled:READT=1 67x45x33 %s: transposed read in place, ok' % ' '.join(args),
+                   out + err)
 # The table's problem line says what is not the default; JSON carries it.
 rc, out, err = run('--device', 'pocl', '--algo', 'tiled', '--size', '33x17x9', '--iters', '1',
                    '--layout', 'col', '--trans', 'TN', '--batch', '3', '--ld-pad', '0')

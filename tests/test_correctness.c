@@ -24,7 +24,8 @@
  *           relu, bias_relu, gelu, bias_gelu): every algorithm and element type gets every
  *           epilogue and every C type, and across the algorithms every pair of C type,
  *           epilogue, layout, transpose, padding and batch occurs (CLBlast, which has none of
- *           them, keeps the plain fp32 C)
+ *           them, keeps the plain fp32 C); then step 7 reading transposed operands in place
+ *           (READT=1) on the six cases with a transpose
  *   skinny  small M, long K (step 11 and split-K): M in {1, 3, 17}, N odd, K up to 2053, B
  *           stored K x N and N x K, tight (alpha, beta, offsets) and NaN-padded; each step 11
  *           form and split counts forced on several kernels (SPLITK, every one leaving a
@@ -114,6 +115,10 @@ static const char *const layout_swapped_forms[] = {
     "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2,SWAP=1",
 };
 
+/* layouts mode: step 7 reading a transposed A or B where it lies (GEMM_TRANS_A/B).  Its
+ * default, READT=0, packs a transposed operand first, so no other group runs that code. */
+static const char *const layout_read_t_form = "warp_tiled:READT=1";
+
 typedef enum { QUICK, FULL, KSWEEP, LAYOUTS, SKINNY } mode;
 
 static int cases, failed;
@@ -166,7 +171,8 @@ static void run_case(session *s, const char *algo, clgemm_dtype dtype, gemm_shap
 }
 
 /* The eight cases of the layouts mode for one algorithm and element type (dtype: CLGEMM_F32,
- * or CLGEMM_F16 standing for both 16-bit types).  Case (t, l) has transposes t and layout l;
+ * or CLGEMM_F16 standing for both 16-bit types), or the six with a transpose
+ * (transposed_only: for a form that differs from its step only there).  Case (t, l) has transposes t and layout l;
  * with a = t & 1 and b = t >> 1 the size is l ^ a, the padding l ^ b and the batch l ^ a ^ b,
  * which makes every pair of values of any two choices occur at least once.  With i = 2t + l
  * and g the group (the how-manieth algorithm and element type), the epilogue is (i + g) % 6
@@ -174,10 +180,11 @@ static void run_case(session *s, const char *algo, clgemm_dtype dtype, gemm_shap
  * or more consecutive g every pair with the others too (checked by enumeration; there are 13:
  * tensor_core takes mma's g, so that where it runs mma, as on PoCL, the two share their
  * builds instead of compiling the slowest kernels of the suite twice). */
-static void run_layout_cases(session *s, const char *algo, clgemm_dtype dtype, int group)
+static void run_layout_cases(session *s, const char *algo, clgemm_dtype dtype, int group,
+                             bool transposed_only)
 {
     static const char *const trans[] = { "NN", "NT", "TN", "TT" };
-    for (int t = 0; t < 4; t++)
+    for (int t = transposed_only ? 1 : 0; t < 4; t++)
         for (int l = 0; l < 2; l++) {
             const int a = t & 1, b = t >> 1;
             const bool padded = l ^ b, batched = l ^ a ^ b;
@@ -381,17 +388,23 @@ int main(int argc, char **argv)
                 if (mma)
                     mma_group[h] = g;
                 if ((g < 0 ? 0 : g % shards) == shard - 1)
-                    run_layout_cases(s, algos[a], h ? CLGEMM_F16 : CLGEMM_F32, g);
+                    run_layout_cases(s, algos[a], h ? CLGEMM_F16 : CLGEMM_F32, g, false);
             }
-            if (a + 1 == nalgos && argc < 3) /* after them all: the swapped forms */
+            if (a + 1 == nalgos && argc < 3) { /* after them all: the swapped forms */
                 for (size_t f = 0; f < sizeof layout_swapped_forms / sizeof *layout_swapped_forms;
                      f++)
                     for (int h = 0; h < 2; h++) {
                         const clgemm_dtype dt = h ? CLGEMM_F16 : CLGEMM_F32;
                         if (clgemm_algorithm_has_dtype(layout_swapped_forms[f], dt) &&
                             group++ % shards == shard - 1)
-                            run_layout_cases(s, layout_swapped_forms[f], dt, group - 1);
+                            run_layout_cases(s, layout_swapped_forms[f], dt, group - 1, false);
                     }
+                /* In shard 1 whatever the sharding, as CLBlast: the quick setup runs only one
+                 * shard in six, and the slow suite's shards still run it once between them. */
+                const int g = group++;
+                if (shard == 1)
+                    run_layout_cases(s, layout_read_t_form, CLGEMM_F32, g, true);
+            }
             continue;
         }
         for (int dt = CLGEMM_F32; dt <= CLGEMM_BF16; dt++) {
