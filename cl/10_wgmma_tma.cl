@@ -303,8 +303,7 @@ __kernel void wgmma_tma_set_maps(__global uchar *maps, __global const elem_t *A,
 
 /* The problems of the batch this group computes, one after another: with PERSIST, z, z + Z,
  * z + 2Z .. for group z of a launch Z deep (host/lib/enqueue.c chooses Z); else problem z
- * alone.  run counts them, so that slice i of this group's run-th
- * problem is the group's slice run * slices + i of the ring. */
+ * alone.  run counts them: slice i of the run-th is the ring's slice run * slices + i. */
 #if PERSIST
 #define FOR_EACH_PROBLEM                                                                     \
     for (int prob = (int)get_group_id(2), run = 0; prob < batch;                             \
