@@ -204,13 +204,15 @@ static void test_registry(void)
          * pre-pass take it too, as their third dimension). */
         {
             /* the kernel's own file, not common.h's definitions, opens with the entry (or
-             * with steps 3-5's GEMM_GROUP_BLOCK, which holds it) */
+             * with steps 3-5's GEMM_GROUP_BLOCK, which holds it; step 10 moves to each of
+             * its problems in turn, MOVE_TO_PROBLEM, which PERSIST loops over) */
             const char *own = NULL;
             for (const struct embedded_kernel *k = embedded_kernels; k->name; k++)
                 if (strcmp(k->name, r->file) == 0)
                     own = k->source;
             EXPECT(own && r->batched == (strstr(own, "GEMM_BATCH_ENTRY(A, B, C);") != NULL ||
-                                         strstr(own, "GEMM_GROUP_BLOCK(BM, BN);") != NULL));
+                                         strstr(own, "GEMM_GROUP_BLOCK(BM, BN);") != NULL ||
+                                         strstr(own, "MOVE_TO_PROBLEM(prob);") != NULL));
         }
         /* a parameter the kernel does not read would be accepted and ignored */
         char keys[256];
