@@ -55,7 +55,7 @@
 #define STORE_AT 0
 #define STORE_OWN 0
 #endif
-#if STAGES * STAGE_BYTES + STORE_OWN + 8 * (2 + ROUNDER) * STAGES > CLGEMM_LOCAL_BYTES - 16
+#if TMA_RING_LOCAL + STORE_OWN > CLGEMM_LOCAL_BYTES - 16
 #error "gemm_wgmma_tma: PERSIST's staged stores and STAGES slices exceed the device's local memory"
 #endif
 /* In PERSIST's loop over problems the compiler would hoist every chunk's local and global
