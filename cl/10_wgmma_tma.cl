@@ -92,6 +92,8 @@
  *            unit (the host launches fewer problems deep), each running its tile of every
  *            Z-th problem, its producer copying the next problem's slices while the
  *            consumers store the last one's C
+ *   TSTORE   1: C handed to the copy engine through a tensor map (mma/tma_store_tensor.h)
+ *            where the host can map it (beta 0, rows on 16 bytes), else stored as STAGED says
  * The defaults, per form (the registry's; BM 128; PACKA 1; local memory per group last):
  *            BN   BK  WGN  STAGES  INFLIGHT  GM
  *   16-bit  256   64  256     3       0      32    144 KiB
@@ -248,14 +250,17 @@ typedef ushort elem_t;
 #endif
 
 /* One work-item: put the buffers' addresses into the host-encoded maps (A's at byte 0, B's at
- * byte 128).  Runs before gemm_wgmma_tma on the same queue (after the pre-pass's buffers
- * exist: with DTYPE 0, A and B are the packed ones). */
+ * byte 128, with TSTORE C's at 256).  Runs before gemm_wgmma_tma on the same queue (after the
+ * pre-pass's buffers exist: with DTYPE 0, A and B are the packed ones). */
 __kernel void wgmma_tma_set_maps(__global uchar *maps, __global const elem_t *A, const int offA,
-                                 __global const elem_t *B, const int offB)
+                                 __global const elem_t *B, const int offB,
+                                 __global gemm_c_t *C, const int offC, const int cmap)
 {
 #if !CLGEMM_EMULATE_TMA
     TMA_MAP_SET_ADDRESS(maps, (ulong)(A + offA));
     TMA_MAP_SET_ADDRESS(maps + 128, (ulong)(B + offB));
+    if (cmap)
+        TMA_MAP_SET_ADDRESS(maps + 256, (ulong)(C + offC));
     TMA_MAP_RELEASE();
 #endif
 }
@@ -263,6 +268,7 @@ __kernel void wgmma_tma_set_maps(__global uchar *maps, __global const elem_t *A,
 #include "mma/tma_copies.h"
 #include "mma/tma_round.h"
 #include "mma/tma_store.h"
+#include "mma/tma_store_tensor.h"
 #include "mma/tma_ksplit.h"
 
 #if PACKA == 3 /* A rounded in registers: mma/tma_a_regs.h's TMA_SLICE_MMA */
@@ -329,14 +335,14 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
                     const int strideA, const int strideB, const int strideC,
                     __global const uchar *restrict maps, const int kslice,
                     __global float *restrict partials, const int ldp,
-                    __global int *restrict tile_counts, const int batch)
+                    __global int *restrict tile_counts, const int batch, const int cmap)
 {
     __global const elem_t *const A0_ = A, *const B0_ = B;
     __global gemm_c_t *const C0_ = C;
     /* Swizzle atoms must sit on their pattern's repeat (1024 bytes for 128-byte rows).  With
      * PERSIST the staged stores have their own room after the ring, which by then already
      * fills with the next problem's slices. */
-    __local float4 arena4[(STAGES * STAGE_BYTES + STORE_OWN) / 16] __attribute__((aligned(1024)));
+    __local float4 arena4[(STAGES * STAGE_BYTES + ROOM_OWN) / 16] __attribute__((aligned(1024)));
     __local ulong bars[(2 + ROUNDER) * STAGES]; /* full[s], empty[s], with ROUNDER rounded[s] */
 #if GEMM_KSPLIT
     __local int ksplit_last_[1]; /* whether this group finishes its block (tma_ksplit.h) */
@@ -459,7 +465,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
                     TMA_PROMOTE();
             }
         }
-#if !GEMM_KSPLIT && !STAGED && !PERSIST /* else the producer's work-items stay longer */
+#if !GEMM_KSPLIT && !STAGED && !PERSIST && !TSTORE /* else the producer's stay longer */
         if (wg >= CONSUMERS)
             return;
 #endif
@@ -474,11 +480,23 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
 #endif
 
         GEMM_C_MOVE(row0, col0);
+#if TSTORE && CLGEMM_EMULATE_TMA /* both, each doing its work or not (tma_store_tensor.h) */
+        TMA_STORE_TENSOR();
+#elif TSTORE
+        if (cmap) {
+            TMA_STORE_TENSOR(); /* by the copy engine, where the host could map C */
+            continue;
+        }
+#endif
 #if STAGED
         TMA_STORE_STAGED();
 #else
-        if (wg < CONSUMERS) /* the emulation's producer work-items, with PERSIST */
+        if (wg < CONSUMERS && !STORE_STAGED_SKIP) /* the emulation's producers, with PERSIST */
             TMA_STORE_DIRECT();
 #endif
     }
+#if TSTORE
+    if (cmap)
+        TS_WAIT_READ(); /* the engine has read the last block before the group ends */
+#endif
 }

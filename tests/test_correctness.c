@@ -25,7 +25,8 @@
  *           epilogue and every C type, and across the algorithms every pair of C type,
  *           epilogue, layout, transpose, padding and batch occurs (CLBlast, which has none of
  *           them, keeps the plain fp32 C); then step 7 reading transposed operands in place
- *           (READT=1) on the six cases with a transpose
+ *           (READT=1) on the six cases with a transpose, and step 10 storing C by the copy
+ *           engine (TSTORE=1) on six aligned cases per form, every epilogue
  *   skinny  small M, long K (step 11 and split-K): M in {1, 3, 17}, N odd, K up to 2053, B
  *           stored K x N and N x K, tight (alpha, beta, offsets) and NaN-padded; each step 11
  *           form and split counts forced on several kernels (SPLITK, every one leaving a
@@ -118,6 +119,13 @@ static const char *const layout_swapped_forms[] = {
 /* layouts mode: step 7 reading a transposed A or B where it lies (GEMM_TRANS_A/B).  Its
  * default, READT=0, packs a transposed operand first, so no other group runs that code. */
 static const char *const layout_read_t_form = "warp_tiled:READT=1";
+
+/* layouts mode: step 10 storing C by the copy engine (TSTORE=1), which it does only where C
+ * lies on 16 bytes and is not read: one form per element type, one with PERSIST. */
+static const char *const layout_tstore_forms[] = {
+    "wgmma_tma:BM=128,BN=128,WGN=64,BK=16,STAGES=2,PERSIST=1,TSTORE=1",
+    "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2,PACKA=3,TSTORE=1",
+};
 
 typedef enum { QUICK, FULL, KSWEEP, LAYOUTS, SKINNY } mode;
 
@@ -212,6 +220,40 @@ static void run_layout_cases(session *s, const char *algo, clgemm_dtype dtype, i
                      clgemm_dtype_name(req.c_type), clgemm_epilogue_name(req.epilogue));
             run_request_case(s, algo, req, what);
         }
+}
+
+/* The cases of a TSTORE form (layout_tstore_forms, the f-th): rows of 8 values (16 or 32
+ * bytes) at an offset of 8, and C's rows ending on 16 bytes (N = 24 row-major, M = 72
+ * column-major), so that the copy engine can store C, in every epilogue, each C type twice,
+ * both layouts, every transpose, a batch of 3 in half; the last case reads C (beta 0.5),
+ * where the kernel's own stores run instead. */
+static void run_tstore_cases(session *s, const char *form, clgemm_dtype dtype, int f)
+{
+    static const char *const trans[] = { "NN", "NT", "TN", "TT" };
+    static const gemm_shape sizes[] = { { 37, 24, 19 }, { 72, 45, 33 } };
+    for (int i = 0; i < 6; i++) {
+        run_request req = run_request_defaults();
+        req.shape = sizes[i % 2];
+        req.layout = i % 2 ? CLGEMM_COL_MAJOR : CLGEMM_ROW_MAJOR;
+        const int t = (i + f) % 4;
+        req.op_a = (t & 2) ? CLGEMM_OP_T : CLGEMM_OP_N;
+        req.op_b = (t & 1) ? CLGEMM_OP_T : CLGEMM_OP_N;
+        req.ld_pad = -1;
+        req.ld_multiple = 8;
+        req.offset = 8;
+        req.batch = (i + f) % 2 ? 3 : 1;
+        req.alpha = -1.5f;
+        req.beta = i == 5 ? 0.5f : 0.0f;
+        req.dtype = dtype == CLGEMM_F32 ? CLGEMM_F32 : i % 2 ? CLGEMM_BF16 : CLGEMM_F16;
+        req.seed = (uint64_t)(500 + 10 * f + i);
+        req.epilogue = (clgemm_epilogue)i;
+        req.c_type = (clgemm_dtype)((i + f) % 3);
+        char what[96];
+        snprintf(what, sizeof what, "%s %s, rows of 8, off 8, batch %d, beta=%g, C %s, %s",
+                 i % 2 ? "col" : "row", trans[t], req.batch, req.beta,
+                 clgemm_dtype_name(req.c_type), clgemm_epilogue_name(req.epilogue));
+        run_request_case(s, form, req, what);
+    }
 }
 
 /* skinny mode: one form at one size, both layouts of B, tight and NaN-padded. */
@@ -402,8 +444,12 @@ int main(int argc, char **argv)
                 /* In shard 1 whatever the sharding, as CLBlast: the quick setup runs only one
                  * shard in six, and the slow suite's shards still run it once between them. */
                 const int g = group++;
-                if (shard == 1)
+                if (shard == 1) {
                     run_layout_cases(s, layout_read_t_form, CLGEMM_F32, g, true);
+                    for (int f = 0; f < 2; f++)
+                        run_tstore_cases(s, layout_tstore_forms[f], f ? CLGEMM_F32 : CLGEMM_F16,
+                                         f);
+                }
             }
             continue;
         }

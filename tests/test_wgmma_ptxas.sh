@@ -59,7 +59,9 @@ for params in "wg:" "wg:-DDTYPE=2" "wg:$u9" "wg:$u9 -DDTYPE=2" "wg:$u9 -DWAIT=0 
         "tma:$t10 -DDTYPE=0 -DBM=128 -DBN=64 -DWGN=64 -DBK=16 -DSTAGES=2 -DPACKA=2 -DPACKB=2 -DROUNDER=1 -DGEMM_TRANS_C=1" \
         "tma:$t10 -DDTYPE=0 -DBN=32 -DWGN=32 -DBK=32 -DSTAGES=3 -DPACKA=3 -DPACKB=2 -DROUNDER=1 -DGEMM_KSPLIT=1" \
         "tma:$t10 -DDTYPE=2 -DBN=64 -DWGN=64 -DPERSIST=1 -DGEMM_CTYPE=2" \
-        "tma:$t10 -DDTYPE=0 -DBN=64 -DWGN=64 -DSTAGES=2 -DPACKA=3 -DPERSIST=1 -DGEMM_TRANS_C=1"; do
+        "tma:$t10 -DDTYPE=0 -DBN=64 -DWGN=64 -DSTAGES=2 -DPACKA=3 -DPERSIST=1 -DGEMM_TRANS_C=1" \
+        "tma:$t10 -DDTYPE=2 -DBN=64 -DWGN=64 -DPERSIST=1 -DTSTORE=1 -DGEMM_CTYPE=2 -DGEMM_EPILOGUE=4" \
+        "tma:$t10 -DDTYPE=0 -DBN=64 -DWGN=64 -DSTAGES=2 -DPACKA=3 -DTSTORE=1 -DGEMM_EPILOGUE=5"; do
     # (No shapes beyond 48 KiB of local memory here: the CUDA toolkit's ptxas refuses more than
     # 0xc000 bytes of static shared memory, where the driver's own compiler takes 227 KiB; so
     # neither step 10 registry default is among them.)

@@ -72,6 +72,21 @@
                  ".mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];"         \
                  ::"r"(dst), "l"(map), "r"(x), "r"(y), "r"(z), "r"(bar) : "memory")
 
+/* One thread: the box at column x, row y (and problem z) of the map's matrix written from the
+ * local bytes at src, which hold it as TMA_LOAD_2D would have put it (the map's swizzle); the
+ * part of the box outside the matrix is not written.  The copy engine reads src after the
+ * call returns: TMA_STORE_COMMIT closes a group of such stores, and TMA_STORE_WAIT_READ waits
+ * until the engine has read every committed group (src may be written again). */
+#define TMA_STORE_2D(map, x, y, src)                                                      \
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" \
+                 ::"l"(map), "r"(x), "r"(y), "r"(src) : "memory")
+#define TMA_STORE_3D(map, x, y, z, src)                                                   \
+    asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group"                \
+                 " [%0, {%1, %2, %3}], [%4];" ::"l"(map), "r"(x), "r"(y), "r"(z), "r"(src) \
+                 : "memory")
+#define TMA_STORE_COMMIT() asm volatile("cp.async.bulk.commit_group;" ::: "memory")
+#define TMA_STORE_WAIT_READ() asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory")
+
 /* Any thread: has bar finished the phase of this parity? */
 inline int tma_bar_done(const uint bar, const uint parity)
 {

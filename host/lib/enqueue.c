@@ -103,12 +103,37 @@ static tensor_map_shape batch_of(tensor_map_shape m, const gemm_plan *plan, int 
     return m;
 }
 
-static cl_mem tma_maps(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
-                       gemm_operand A, gemm_operand B, const gemm_batch *batch, errbuf *e)
+/* C's map for TSTORE=1 (cl/mma/tma_store_tensor.h): boxes of 64 rows x 128 bytes, 128-byte
+ * swizzle.  Whether the copy engine can store this call's C: only where C is not read (beta
+ * 0) and its corner, rows and problems lie on 16 bytes (tensor_map_check_shape), and its rows
+ * end on 16 bytes too: on the H100 the engine wrote a row's last 16 bytes whole, past N into
+ * the padding (tests/test_layouts).  A batch whose problems share one C (stride 0) is left to
+ * the kernel's own stores.  The emulation makes the same choice, so that the tests run both
+ * stores. */
+static bool c_map_shape(const gemm_plan *plan, gemm_shape s, gemm_operand C, float beta,
+                        const gemm_batch *batch, tensor_map_shape *out)
 {
-    tensor_map maps[2];
+    const int elem = plan->build.c_type != 0 ? 2 : 4;
+    if (params_get(&plan->params, "TSTORE", 0) == 0 || beta != 0.0f || s.K < 1 ||
+        ((size_t)C.off * (size_t)elem) % 16 != 0 || ((size_t)s.N * (size_t)elem) % 16 != 0 ||
+        (batch->count > 1 && batch->stride[2] == 0))
+        return false;
+    const tensor_map_shape c = { elem, (uint64_t)s.M, (uint64_t)s.N, (uint64_t)C.ld, 64,
+                                 (uint32_t)(128 / elem), 128, 0, 0 };
+    *out = batch_of(c, plan, batch->count, batch->stride[2]);
+    errbuf ignored = { "" };
+    return tensor_map_check_shape(out, &ignored) == 0;
+}
+
+static cl_mem tma_maps(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
+                       gemm_operand A, gemm_operand B, gemm_operand C, float beta,
+                       const gemm_batch *batch, cl_int *cmap, errbuf *e)
+{
+    tensor_map maps[3];
     memset(maps, 0, sizeof maps);
     bool real = !plan->tma_emulated && s.K > 0;
+    tensor_map_shape c3;
+    *cmap = c_map_shape(plan, s, C, beta, batch, &c3);
     if (real) {
         const int elem = plan->dtype != 0 ? 2 : 4;
         /* tf32x3 (split): packed A and B^T hold the residuals below the values. */
@@ -127,6 +152,10 @@ static cl_mem tma_maps(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
         if (tensor_map_encode(&maps[0], TENSOR_MAP_PLACEHOLDER_ADDRESS, &a3, e) != 0 ||
             tensor_map_encode(&maps[1], TENSOR_MAP_PLACEHOLDER_ADDRESS, &b3, e) != 0)
             return NULL;
+        errbuf ignored = { "" }; /* the kernel's own stores run instead */
+        if (*cmap &&
+            tensor_map_encode(&maps[2], TENSOR_MAP_PLACEHOLDER_ADDRESS, &c3, &ignored) != 0)
+            *cmap = 0;
     }
     cl_context ctx;
     cl_int st = clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, NULL);
@@ -144,6 +173,9 @@ static cl_mem tma_maps(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
         CL_TRY(e, clSetKernelArg(k, 2, sizeof(int), &A.off));
         CL_TRY(e, clSetKernelArg(k, 3, sizeof(cl_mem), &B.buf));
         CL_TRY(e, clSetKernelArg(k, 4, sizeof(int), &B.off));
+        CL_TRY(e, clSetKernelArg(k, 5, sizeof(cl_mem), &C.buf));
+        CL_TRY(e, clSetKernelArg(k, 6, sizeof(int), &C.off));
+        CL_TRY(e, clSetKernelArg(k, 7, sizeof(cl_int), cmap));
         const size_t one = 1;
         CL_TRY(e, clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, NULL));
     }
@@ -291,7 +323,8 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
     for (int b = 0; b < 3; b++)
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &kb.stride[b]));
     if (plan->variant->tma) {
-        maps = tma_maps(plan, q, s, A, B, &kb, e);
+        cl_int cmap = 0;
+        maps = tma_maps(plan, q, s, A, B, C, beta, &kb, &cmap, e);
         if (!maps)
             goto fail;
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &maps));
@@ -302,6 +335,7 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &ldp));
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), ks ? &ks->counts : NULL));
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &batch->count));
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_int), &cmap));
     }
     /* After set_maps (which only needs the packed buffers' addresses), so that the timing
      * bracket holds the pre-pass and not the one-work-item kernel. */
