@@ -94,6 +94,7 @@
  *            consumers store the last one's C
  *   TSTORE   1: C handed to the copy engine through a tensor map (mma/tma_store_tensor.h)
  *            where the host can map it (beta 0, rows on 16 bytes), else stored as STAGED says
+ *            (the default for a 16-bit C, where the blocks fit; 0 for an fp32 C)
  * The defaults, per form (the registry's; BM 128; PACKA 1; local memory per group last):
  *            BN   BK  WGN  STAGES  INFLIGHT  GM
  *   16-bit  256   64  256     3       0      32    144 KiB

@@ -26,13 +26,20 @@
 #ifndef CLGEMM_TMA_STORE_TENSOR_H
 #define CLGEMM_TMA_STORE_TENSOR_H
 
-#ifndef TSTORE
-#define TSTORE 0
-#endif
 #define TS_CSIZE (GEMM_CTYPE ? 2 : 4)    /* bytes of one value of C */
 #define TS_BOX_COLS (128 / TS_CSIZE)     /* a box: 64 rows x 128 bytes */
 #define TS_BOX_BYTES (64 * 128)
 #define TS_REGION ((BN / TS_BOX_COLS) * TS_BOX_BYTES) /* one consumer's block */
+/* The default: on for a 16-bit C wherever the blocks fit (on the H100 2-4% off 4096^3 and
+ * the Llama M = 4096 shapes, 4% off a fused bias_gelu), off for an fp32 C, whose twice as many
+ * bytes the engine stored no faster than the staged stores (bench/results/
+ * 2026-11-24_nvidia-h100/tstore/probe33.txt). */
+#ifndef TSTORE
+#define TSTORE                                                                               \
+    (GEMM_CTYPE != 0 && !GEMM_TRANS_C && !GEMM_KSPLIT && BN % TS_BOX_COLS == 0 &&           \
+     (PERSIST ? TMA_RING_LOCAL + CONSUMERS * TS_REGION <= CLGEMM_LOCAL_BYTES - 16           \
+              : CONSUMERS * TS_REGION <= STAGES * STAGE_BYTES))
+#endif
 #if TSTORE != 0 && TSTORE != 1
 #error "gemm_wgmma_tma: TSTORE is 0 or 1"
 #endif

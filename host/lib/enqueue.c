@@ -103,8 +103,10 @@ static tensor_map_shape batch_of(tensor_map_shape m, const gemm_plan *plan, int 
     return m;
 }
 
-/* C's map for TSTORE=1 (cl/mma/tma_store_tensor.h): boxes of 64 rows x 128 bytes, 128-byte
- * swizzle.  Whether the copy engine can store this call's C: only where C is not read (beta
+/* C's map for TSTORE (cl/mma/tma_store_tensor.h; on by default for a 16-bit C, so the host
+ * maps C whatever the parameters say, and a kernel built without TSTORE ignores it): boxes of
+ * 64 rows x 128 bytes, 128-byte swizzle.  Whether the copy engine can store this call's C:
+ * only where C is not read (beta
  * 0) and its corner, rows and problems lie on 16 bytes (tensor_map_check_shape), and its rows
  * end on 16 bytes too: on the H100 the engine wrote a row's last 16 bytes whole, past N into
  * the padding (tests/test_layouts).  A batch whose problems share one C (stride 0) is left to
@@ -114,7 +116,7 @@ static bool c_map_shape(const gemm_plan *plan, gemm_shape s, gemm_operand C, flo
                         const gemm_batch *batch, tensor_map_shape *out)
 {
     const int elem = plan->build.c_type != 0 ? 2 : 4;
-    if (params_get(&plan->params, "TSTORE", 0) == 0 || beta != 0.0f || s.K < 1 ||
+    if (beta != 0.0f || s.K < 1 ||
         ((size_t)C.off * (size_t)elem) % 16 != 0 || ((size_t)s.N * (size_t)elem) % 16 != 0 ||
         (batch->count > 1 && batch->stride[2] == 0))
         return false;
