@@ -106,12 +106,11 @@ static tensor_map_shape batch_of(tensor_map_shape m, const gemm_plan *plan, int 
 /* C's map for TSTORE (cl/mma/tma_store_tensor.h; on by default for a 16-bit C, so the host
  * maps C whatever the parameters say, and a kernel built without TSTORE ignores it): boxes of
  * 64 rows x 128 bytes, 128-byte swizzle.  Whether the copy engine can store this call's C:
- * only where C is not read (beta
- * 0) and its corner, rows and problems lie on 16 bytes (tensor_map_check_shape), and its rows
- * end on 16 bytes too: on the H100 the engine wrote a row's last 16 bytes whole, past N into
- * the padding (tests/test_layouts).  A batch whose problems share one C (stride 0) is left to
- * the kernel's own stores.  The emulation makes the same choice, so that the tests run both
- * stores. */
+ * only where C is not read (beta 0) and its corner, rows and problems lie on 16 bytes
+ * (tensor_map_check_shape), and its rows end on 16 bytes too: on the H100 the engine wrote a
+ * row's last 16 bytes whole, past N into the padding (tests/test_layouts).  A batch whose
+ * problems share one C (stride 0) is left to the kernel's own stores.  The emulation makes
+ * the same choice, so that the tests run both stores. */
 static bool c_map_shape(const gemm_plan *plan, gemm_shape s, gemm_operand C, float beta,
                         const gemm_batch *batch, tensor_map_shape *out)
 {
