@@ -492,7 +492,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
 #if STAGED
         TMA_STORE_STAGED();
 #else
-        if (wg < CONSUMERS && !STORE_STAGED_SKIP) /* the emulation's producers, with PERSIST */
+        if (STORE_MINE) /* the emulation's producer work-items, with PERSIST */
             TMA_STORE_DIRECT();
 #endif
     }

@@ -128,7 +128,7 @@
         STORE_SYNC_RING(); /* every wgmma has read the ring */                               \
         _Pragma("unroll") for (int j = 0; j < WG_NI; ++j)                                    \
         _Pragma("unroll") for (int q = 0; q < WGN / STORE_CW; ++q) {                         \
-            if (wg < CONSUMERS && !STORE_STAGED_SKIP) {                                      \
+            if (STORE_MINE) {                                                                \
                 _Pragma("unroll") for (int c8 = 0; c8 < STORE_CW / 8; ++c8) {                \
                     const float *d_ = &TMA_RESULT[j][4 * (q * (STORE_CW / 8) + c8)];         \
                     STAGE_PUT(stage_, sr_, c8 * 8 + sc_, d_[0], d_[1]);                      \
@@ -137,7 +137,7 @@
             }                                                                                \
             STORE_SYNC_WG();                                                                 \
             /* all loads first: each store's epilogue may branch */                          \
-            if (wg < CONSUMERS && !STORE_STAGED_SKIP) {                                      \
+            if (STORE_MINE) {                                                                \
                 float2 v_[STORE_CW / 4];                                                     \
                 _Pragma("unroll") for (int it = 0; it < STORE_CW / 4; ++it) {                \
                     const int e_ = sl_ + it * WGMMA_THREADS;                                 \

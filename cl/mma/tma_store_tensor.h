@@ -149,12 +149,13 @@ inline void ts_put2(__local uchar *p, const float2 v)
 /* The whole store of one problem's tile.  Its barriers are met by every work-item that meets
  * the staged stores' (the emulation's producer work-items too).  The emulation runs it
  * whatever cmap says, the work inside only with cmap, and then the staged stores' barriers
- * with their work only without (STORE_STAGED_SKIP): PoCL computed wrong sums, and wrote
- * outside its buffers, with these barriers in a branch taken on cmap. */
+ * with their work only without (STORE_MINE: whether a work-item stores by them): PoCL
+ * computed wrong sums, and wrote outside its buffers, with these barriers in a branch taken
+ * on cmap. */
 #if TSTORE && CLGEMM_EMULATE_TMA
-#define STORE_STAGED_SKIP cmap
+#define STORE_MINE (wg < CONSUMERS && !cmap)
 #else
-#define STORE_STAGED_SKIP 0
+#define STORE_MINE (wg < CONSUMERS) /* no constant operand: a warning fails oclgrind */
 #endif
 #define TMA_STORE_TENSOR()                                                                   \
     do {                                                                                     \
