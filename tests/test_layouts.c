@@ -406,16 +406,21 @@ int main(void)
     t.strided_a = true;
     static const char *const tma3[] = { "wgmma_tma:SPLIT=1,BM=64,BN=64,WGN=64,BK=16,STAGES=2" };
     sweep("fp32 as tf32x3 on wgmma_tma, a batch of 3, A strided", t, awkward + 1, 1, tma3, 1, 1);
-    static const char *const persist[] = {
-        "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2,PACKA=3,PERSIST=1"
-    };
-    sweep("fp32 as TF32 on wgmma_tma, a batch of 3, PERSIST=1", t, awkward + 1, 1, persist, 1, 1);
-    spec ta = t; /* C by the copy engine: aligned, so that it can */
+    /* PERSIST (fewer groups than problems, each running its tile of several; PoCL's two
+     * compute units make it one group deep: the ring and the stores carried over) with
+     * TSTORE: C stored by the copy engine (tensor-map boxes, clipped at C's edges) where it is
+     * not read (beta 0, every other call here), lies on 16 bytes (aligned) and its rows end
+     * on 16 bytes (24 and 40 columns); elsewhere (33 and 65 columns, or beta != 0) the
+     * staged stores PERSIST had before.  The NaN between C's rows and problems shows any
+     * write past the edges. */
+    static const size_t ends[2][3] = { { 24, 40, 17 }, { 65, 33, 50 } };
+    spec ta = t;
     ta.aligned = true, ta.commands = 0;
-    static const char *const tstore[] = { "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2,TSTORE=1" };
-    static const size_t ends[1][3] = { { 24, 40, 17 } }; /* rows of 16 bytes (TSTORE below) */
-    sweep("fp32 as TF32 on wgmma_tma, a batch of 3, aligned, TSTORE=1", ta, ends, 1, tstore, 1,
-          1);
+    static const char *const persist[] = {
+        "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2,PACKA=3,PERSIST=1,TSTORE=1"
+    };
+    sweep("fp32 as TF32 on wgmma_tma, a batch of 3, aligned, PERSIST=1, TSTORE=1", ta, ends, 2,
+          persist, 1, 1);
     /* Step 10 reads 16-bit operands where they lie, transposed or not: aligned ones of every
      * layout and op pair run the GEMM alone, nothing packed. */
     static const char *const tma16[] = { "wgmma_tma:BM=128,BN=128,WGN=64,BK=16,STAGES=2" };
@@ -427,21 +432,10 @@ int main(void)
     sweep("16-bit wgmma_tma, a batch of 3 in one launch", n, awkward, 1, tma16, 1, 1);
     n.strided_a = true;
     sweep("16-bit wgmma_tma, a batch of 3 in one launch, A strided", n, awkward + 1, 1, tma16, 1, 1);
-    /* PERSIST: fewer groups than problems, each running its tile of several (PoCL's two
-     * compute units make it one group deep), the ring and the staged stores carried over. */
-    static const char *const persist16[] = {
-        "wgmma_tma:BM=128,BN=128,WGN=64,BK=16,STAGES=2,PERSIST=1"
-    };
-    sweep("16-bit wgmma_tma, a batch of 3, PERSIST=1", n, awkward + 1, 1, persist16, 1, 1);
-    /* TSTORE: C stored by the copy engine (tensor-map boxes, clipped at C's edges) where it
-     * is not read (beta 0, every other call here), lies on 16 bytes (aligned) and its rows
-     * end on 16 bytes (24 and 40 columns; 29 and 37 leave it to the kernel's own stores): the
-     * NaN between C's rows and problems shows any write past the edges. */
-    static const size_t ends16[2][3] = { { 24, 40, 17 }, { 37, 29, 17 } };
-    static const char *const tstore16[] = {
+    static const char *const persist16[] = { /* as the TF32 one above */
         "wgmma_tma:BM=128,BN=128,WGN=64,BK=16,STAGES=2,PERSIST=1,TSTORE=1"
     };
-    sweep("16-bit wgmma_tma, a batch of 3, PERSIST=1, TSTORE=1", n, ends16, 2, tstore16, 1, 1);
+    sweep("16-bit wgmma_tma, a batch of 3, PERSIST=1, TSTORE=1", n, ends, 2, persist16, 1, 1);
     static const char *const wg[] = { "wgmma:BM=64,BN=64,WGN=64,BK=32" };
     sweep("16-bit inputs on the emulated wgmma", h, awkward, 1, wg, 1, 1);
 
