@@ -46,13 +46,13 @@
 #if STAGED && CONSUMERS * STORE_REGION > STAGES * STAGE_BYTES
 #error "gemm_wgmma_tma: STAGED needs CONSUMERS x 64 x (STORE_CW + 8) floats within the ring"
 #endif
-/* With PERSIST the ring holds the next problem's slices while C is stored: the chunks get
- * room of their own after it (STORE_AT bytes into the arena, STORE_OWN of them). */
+/* With PERSIST the ring holds the next problem's slices while C is stored: C's stores get room
+ * of their own after it (STORE_AT bytes into the arena; the staged chunks take STORE_OWN of
+ * it, mma/tma_store_tensor.h's blocks TS_OWN), else they use the ring. */
+#define STORE_AT (PERSIST ? STAGES * STAGE_BYTES : 0)
 #if PERSIST && STAGED
-#define STORE_AT (STAGES * STAGE_BYTES)
 #define STORE_OWN (CONSUMERS * STORE_REGION)
 #else
-#define STORE_AT 0
 #define STORE_OWN 0
 #endif
 #if TMA_RING_LOCAL + STORE_OWN > CLGEMM_LOCAL_BYTES - 16
@@ -67,6 +67,12 @@
 #else
 #define STORE_OPAQUE(x) ((void)0)
 #endif
+/* The work-item's place in its warpgroup's stores, sl_, and the rows sr_ and sr_ + 8 and
+ * columns sc_, sc_ + 1 of each 8 that wgmma left it (declared where the stores begin). */
+#define STORE_LANE()                                                                         \
+    int sl_ = tid % WGMMA_THREADS;                                                           \
+    STORE_OPAQUE(sl_);                                                                       \
+    const int sr_ = (sl_ / 32) * 16 + ((sl_ % 32) >> 2), sc_ = 2 * (sl_ & 3)
 /* Only the ring's own stores wait for every consumer's wgmmas. */
 #if PERSIST
 #define STORE_SYNC_RING() ((void)0)
@@ -122,9 +128,7 @@
     do {                                                                                     \
         __local float *stage_ = (__local float *)(wgmma_arena_w_ + STORE_AT +                \
                                                   (wg < CONSUMERS ? wg : 0) * STORE_REGION);  \
-        int sl_ = tid % WGMMA_THREADS;                                                       \
-        STORE_OPAQUE(sl_);                                                                   \
-        const int sr_ = (sl_ / 32) * 16 + ((sl_ % 32) >> 2), sc_ = 2 * (sl_ & 3);            \
+        STORE_LANE();                                                                        \
         STORE_SYNC_RING(); /* every wgmma has read the ring */                               \
         _Pragma("unroll") for (int j = 0; j < WG_NI; ++j)                                    \
         _Pragma("unroll") for (int q = 0; q < WGN / STORE_CW; ++q) {                         \

@@ -49,12 +49,12 @@
 #if TSTORE && BN % TS_BOX_COLS != 0
 #error "gemm_wgmma_tma: TSTORE needs BN a multiple of 128 bytes of C (32 fp32, 64 16-bit values)"
 #endif
-/* Where the blocks go: with PERSIST, room of their own after the ring (shared with the staged
- * chunks where those run too), else the ring, free once every wgmma has read it. */
-#define TS_BASE (PERSIST ? STAGES * STAGE_BYTES : 0)
+/* Where the blocks go: STORE_AT (mma/tma_store.h), with PERSIST room of their own after the
+ * ring (shared with the staged chunks where those run too), else the ring, free once every
+ * wgmma has read it. */
 #if TSTORE
 #define TS_OWN (PERSIST ? CONSUMERS * TS_REGION : 0)
-#if TS_BASE % 1024 != 0
+#if STORE_AT % 1024 != 0
 #error "gemm_wgmma_tma: TSTORE's boxes need the ring to end on 1024 bytes (the swizzle's repeat)"
 #endif
 #if !PERSIST && CONSUMERS * TS_REGION > STAGES * STAGE_BYTES
@@ -159,11 +159,9 @@ inline void ts_put2(__local uchar *p, const float2 v)
 #endif
 #define TMA_STORE_TENSOR()                                                                   \
     do {                                                                                     \
-        __local uchar *block_ = wgmma_arena_w_ + TS_BASE +                                  \
+        __local uchar *block_ = wgmma_arena_w_ + STORE_AT +                                  \
                                 (wg < CONSUMERS ? wg : 0) * TS_REGION;                       \
-        int sl_ = tid % WGMMA_THREADS;                                                       \
-        STORE_OPAQUE(sl_);                                                                   \
-        const int sr_ = (sl_ / 32) * 16 + ((sl_ % 32) >> 2), sc_ = 2 * (sl_ & 3);            \
+        STORE_LANE();                                                                        \
         if (PERSIST) /* the block of the problem before has been read */                     \
             TS_WAIT_READ();                                                                  \
         TS_SYNC_BEFORE();                                                                    \
