@@ -45,13 +45,18 @@ static const char *const doc =
     "  \"m_max\": 512, \"algorithm\": \"wgmma_tma\", \"params\": \"BN=128\", \"batch\": true},\n"
     " {\"device\": \"GPU X\", \"purpose\": \"tensor_core\", \"dtype\": \"bf16\", \"trans\": \"any\",\n"
     "  \"m_max\": 512, \"algorithm\": \"wgmma_tma\", \"params\": \"\", \"batch\": 1},\n"
+    " {\"device\": \"GPU Z\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"any\",\n"
+    "  \"m_max\": 128, \"algorithm\": \"warp_tiled\", \"params\": \"\", \"split_slice_k\": 48,\n"
+    "  \"split_kmin\": 256},\n"
+    " {\"device\": \"GPU Z\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"any\",\n"
+    "  \"m_max\": 16, \"algorithm\": \"warp_tiled\", \"params\": \"\", \"split_slice_k\": -4},\n"
     " 7]}";
 
 static void test_parse_and_lookup(void)
 {
     tuning_db db = { 0 };
     EXPECT(tuning_parse(&db, doc, strlen(doc), 0) == 0); /* no entries ... */
-    EXPECT(db.rules.count == 6);                         /* ... six good rules of eleven */
+    EXPECT(db.rules.count == 7);                         /* ... seven good rules of thirteen */
     const shape_rules *r = &db.rules;
     const shape_rule *x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, false, 1, 4096);
     EXPECT(x && x->m_max == 1); /* the tightest class */
@@ -101,6 +106,19 @@ static void test_parse_and_lookup(void)
      * else the nearest even cut of 4000 is 2 */
     EXPECT(shape_rule_split(x, 132, 40, 4000, true) == 3);
     EXPECT(shape_rule_split(x, 132, 40, 4000, false) == 2);
+    /* split_slice_k 48: the fewest rounds of blocks per CU for the work, each slice costing
+     * 48 values of K (probe35's ten shapes on the H100 chose as this does). */
+    x = shape_rule_lookup(r, "GPU Z", "", "auto", CLGEMM_F32, true, false, 16, 4096);
+    EXPECT(x && x->m_max == 128 && x->split_slice_k == 48); /* the malformed M <= 16 skipped */
+    EXPECT(shape_rule_split(x, 132, 32, 4096, false) == 4);   /* 128 blocks: one round */
+    EXPECT(shape_rule_split(x, 132, 48, 4096, false) == 8);   /* 384: 3 rounds of 1/8 */
+    EXPECT(shape_rule_split(x, 132, 40, 4096, false) == 16);  /* 640: 5 rounds of 1/16 */
+    EXPECT(shape_rule_split(x, 132, 224, 4096, false) == 4);  /* 7 rounds of 1/4, not 2 of 1 */
+    EXPECT(shape_rule_split(x, 132, 64, 8192, false) == 2);   /* 128 blocks: one round */
+    EXPECT(shape_rule_split(x, 132, 16, 8192, false) == 8);   /* 128 blocks: one round */
+    EXPECT(shape_rule_split(x, 132, 264, 4096, false) == 1);  /* 2 whole rounds already */
+    EXPECT(shape_rule_split(x, 132, 32, 1000, false) == 1);   /* 2 and 3 leave a shorter slice */
+    EXPECT(shape_rule_split(x, 132, 32, 1000, true) == 3);    /* one launch takes it; K / 256 */
     tuning_free(&db);
     EXPECT(db.rules.count == 0 && db.rules.items == NULL);
 }

@@ -26,7 +26,9 @@ import time
 # (class upper bound m_max, the M it is measured at); beyond the last, the default choice.
 CLASSES = [(1, 1), (4, 4), (16, 16), (64, 64), (128, 128), (256, 256), (512, 512)]
 SHAPES_SMALL_M = [(4096, 4096), (16384, 4096), (4096, 16384)]
-SHAPES = [(4096, 4096), (16384, 4096)]
+# 6144 = 48 blocks of 128: no split fills 132 units in one round (where the rounds model of
+# split_slice_k and the blocks-per-CU one part)
+SHAPES = [(4096, 4096), (16384, 4096), (6144, 4096)]
 SPLITS = [1, 2, 4, 8, 16]
 KSLICE_MIN = 256
 ALGOS_PER_RUN = 48  # clgemm takes at most 48 --algo per process
@@ -134,7 +136,8 @@ def tune_class(args, purpose, cdtype, rdtype, bases, trans, m_max, M, cus):
     if M <= 16:
         cands += [('skinny', join(p, 'BM=%d' % M), True) for p in SKINNY[trans]]
     shapes = SHAPES_SMALL_M if M <= 16 else SHAPES
-    times = {}  # (algo, params) -> [(best ms, S, tiles) per shape]
+    times = {}  # (algo, params, N, K) -> (best ms, S, tiles)
+    every = {}  # (algo, params, N, K) -> {S: (ms, tiles)}
     for N, K in shapes:
         algos, what = [], {}
         for algo, params, splittable in cands:
@@ -154,6 +157,7 @@ def tune_class(args, purpose, cdtype, rdtype, bases, trans, m_max, M, cus):
         for name, t in ms.items():
             algo, params, S = what[name]
             tiles = tiles_of(algo, params, trans, rdtype, M, N)
+            every.setdefault((algo, params, N, K), {})[S] = (t, tiles)
             best = times.setdefault((algo, params, N, K), (t, S, tiles))
             # a split must beat what it replaces by 5%: it costs a second kernel and a
             # pass over partial sums that the timing of one shape hardly separates from noise
@@ -179,14 +183,44 @@ def tune_class(args, purpose, cdtype, rdtype, bases, trans, m_max, M, cus):
     score, algo, params, per_cu, per, kmin = scored[0]
     if (algo, params) == bases[0][:2] and not per_cu:
         return None, scored  # the purpose's own first choice, unsplit: no rule needed
+    slice_k = fit_slice_k([every[(algo, params, N, K)] for N, K in shapes], shapes, cus) \
+        if per_cu else 0
     N, K = shapes[0]
     e = 4 if rdtype == 'f32' else 2
     gbps = ((M * K + K * N) * e + M * N * 4) / (per[0][0] * 1e-3) / 1e9
     return {'purpose': purpose, 'dtype': rdtype, 'trans': trans if M <= 16 else 'any',
             'm_max': m_max, 'algorithm': algo, 'params': params,
             'split_per_cu': round(per_cu, 4), 'split_kmin': max(KSLICE_MIN, kmin) if per_cu else 0,
+            **({'split_slice_k': slice_k, 'split_kmin': KSLICE_MIN} if slice_k else {}),
             'measured': '%dx%dx%d' % (M, N, K), 'ms': round(per[0][0], 5),
             'gbps': round(gbps, 1)}, scored
+
+
+def rounds_choice(runs, K, cus, slice_k):
+    """The split shape_rule_split's rounds model picks among those measured (runs: {S: (ms,
+    blocks of C unsplit)}): the fewest rounds of blocks per CU for the work, ceil(blocks x S /
+    cus) / S, each slice costing slice_k more values of K."""
+    return min(sorted(runs), key=lambda S: math.ceil(runs[S][1] * S / cus) / S *
+               (1 + S * slice_k / K))
+
+
+def fit_slice_k(per_shape, shapes, cus):
+    """split_slice_k for the winner, or 0: the value (of 0 .. 512) whose choice of split at the
+    measured shapes loses least against the fastest split there, the middle of the best
+    stretch; 0 where even the best loses more than 2% on average (a kernel whose time is not
+    its rounds of blocks, such as one bound by memory, keeps split_per_cu)."""
+    losses = []
+    for L in range(0, 513, 8):
+        loss = 0.0
+        for runs, (N, K) in zip(per_shape, shapes):
+            fastest = min(t for t, _ in runs.values())
+            loss += math.log(runs[rounds_choice(runs, K, cus, L)][0] / fastest)
+        losses.append((round(loss, 6), L))
+    best = min(loss for loss, _ in losses)
+    if best > len(shapes) * math.log(1.02):
+        return 0
+    tied = [L for loss, L in losses if loss == best]
+    return max(8, tied[len(tied) // 2])
 
 
 def save(out, rules, measured=()):
@@ -262,9 +296,10 @@ def main(argv=None):
                     continue
                 rule = dict(rule, device=device, driver=driver, date=time.strftime('%Y-%m-%d'))
                 rules.append(rule)
-                print('%-18s %-4s %-3s M<=%-4d %s:%s split/CU %.2f  %.4f ms (%s), next: %s' % (
+                print('%-18s %-4s %-3s M<=%-4d %s:%s split/CU %.2f slice_k %d  %.4f ms (%s), next: %s' % (
                     purpose, rdtype, rule['trans'], m_max, rule['algorithm'], rule['params'],
-                    rule['split_per_cu'], rule['ms'], rule['measured'],
+                    rule['split_per_cu'], rule.get('split_slice_k', 0), rule['ms'],
+                    rule['measured'],
                     '; '.join('%s:%s %.4f' % (s[1], s[2], s[4][0][0]) for s in scored[1:3])))
                 sys.stdout.flush()
                 save(args.out, rules, measured)  # after each class: a run cut short keeps what it found

@@ -34,7 +34,7 @@ static bool read_rule(const json_object *o, shape_rule *r)
 {
     memset(r, 0, sizeof *r);
     char dtype[16], trans[8];
-    double m_max = 0, per_cu = 0, kmin = 0;
+    double m_max = 0, per_cu = 0, kmin = 0, slice_k = 0;
     if (!json_object_is_type(o, json_type_object) ||
         !get_string(o, "device", r->device, sizeof r->device) || !r->device[0] ||
         !get_string(o, "purpose", r->purpose, sizeof r->purpose) ||
@@ -42,7 +42,8 @@ static bool read_rule(const json_object *o, shape_rule *r)
         !get_string(o, "params", r->params, sizeof r->params) ||
         !get_string(o, "dtype", dtype, sizeof dtype) ||
         !get_string(o, "trans", trans, sizeof trans) || !get_number(o, "m_max", &m_max) ||
-        !get_number(o, "split_per_cu", &per_cu) || !get_number(o, "split_kmin", &kmin))
+        !get_number(o, "split_per_cu", &per_cu) || !get_number(o, "split_kmin", &kmin) ||
+        !get_number(o, "split_slice_k", &slice_k))
         return false;
     json_object *v;
     if (json_object_object_get_ex(o, "driver", &v) &&
@@ -64,11 +65,12 @@ static bool read_rule(const json_object *o, shape_rule *r)
                : strcmp(trans, "any") == 0 ? -1 : -2;
     if (r->dtype < 0 || r->trans < -1 || !(m_max >= 1 && m_max <= 2147483647.0) ||
         m_max != floor(m_max) || !(per_cu >= 0 && per_cu <= 1e6) ||
-        !(kmin >= 0 && kmin <= 2147483647.0))
+        !(kmin >= 0 && kmin <= 2147483647.0) || !(slice_k >= 0 && slice_k <= 1e6))
         return false;
     r->m_max = (long)m_max;
     r->split_per_cu = per_cu;
     r->split_kmin = (long)kmin;
+    r->split_slice_k = slice_k;
     return true;
 }
 
@@ -128,10 +130,47 @@ const shape_rule *shape_rule_lookup(const shape_rules *rules, const char *device
     return best;
 }
 
+/* Where K is cut into s slices of a multiple of 8 values (as splitk_slices cuts), whether they
+ * are all as long (one launch). */
+static bool cuts_evenly(long K, long s)
+{
+    const long len = ((K + s - 1) / s + 7) / 8 * 8;
+    return K % len == 0 && K / len == s;
+}
+
+/* split_slice_k's model (shape_rule.h): measured on the H100 at ten M <= 128 shapes with every
+ * split 1..16 of step 7, it named the fastest at each (bench/results/2026-11-24_nvidia-h100/
+ * splits/). */
+static int split_by_rounds(const shape_rule *r, unsigned compute_units, long tiles, long K,
+                           bool uneven)
+{
+    long most = r->split_kmin > 0 ? K / r->split_kmin : 32;
+    if (most > 32)
+        most = 32;
+    int best = 1;
+    double best_cost = INFINITY;
+    for (long s = 1; s <= most; s++) {
+        if (!uneven && s > 1 && !cuts_evenly(K, s))
+            continue;
+        const long rounds = (tiles * s + (long)compute_units - 1) / (long)compute_units;
+        const double cost = (double)rounds / (double)s * (1.0 + (double)s * r->split_slice_k /
+                                                                   (double)K);
+        if (cost < best_cost * (1.0 - 1e-9)) { /* ties keep the fewer slices */
+            best_cost = cost;
+            best = (int)s;
+        }
+    }
+    return best;
+}
+
 int shape_rule_split(const shape_rule *r, unsigned compute_units, long tiles, long K,
                      bool uneven)
 {
-    if (r->split_per_cu <= 0 || tiles < 1 || compute_units < 1)
+    if (tiles < 1 || compute_units < 1)
+        return 1;
+    if (r->split_slice_k > 0)
+        return split_by_rounds(r, compute_units, tiles, K, uneven);
+    if (r->split_per_cu <= 0)
         return 1;
     const double want = r->split_per_cu * compute_units;
     if (tiles >= want)
@@ -158,8 +197,7 @@ int shape_rule_split(const shape_rule *r, unsigned compute_units, long tiles, lo
     for (long d = 0; s > 1 && d <= s / 2; d++)
         for (int sign = -1; sign <= 1; sign += 2) {
             const long t = s + sign * d;
-            const long len = ((K + t - 1) / t + 7) / 8 * 8; /* as splitk_slices cuts */
-            if (t > 1 && t <= most && t <= 32 && K % len == 0 && K / len == t)
+            if (t > 1 && t <= most && t <= 32 && cuts_evenly(K, t))
                 return (int)t;
         }
     return s > 1 ? (int)s : 1;

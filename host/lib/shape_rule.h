@@ -16,8 +16,13 @@
  * skinny shapes, as its rule was measured: N at least 4 x m_max (a 100^3 problem keeps the
  * choice tuned for its size, although M <= 128).  The rule's split: where its kernel's M x N
  * tiles are fewer than split_per_cu x compute units, K is cut into S = ceil(that / tiles)
- * slices, at most K / split_kmin of them (and 32).  A rule with "batch": true is for strided
- * batches alone (clgemm_gemm_desc.batch > 1), and never splits. */
+ * slices, at most K / split_kmin of them (and 32).  A rule with "split_slice_k": L > 0 instead
+ * picks the S that minimises rounds(S) / S x (1 + S x L / K), rounds(S) = ceil(tiles x S / compute
+ * units) the blocks the busiest compute unit runs: for a kernel whose time is its arithmetic
+ * (step 7 at M <= 128) what counts is how evenly the blocks share the units, and each slice
+ * costs about L more values of K (its pipeline filled again, its partial product stored and
+ * read back).  A rule with "batch": true is for strided batches alone
+ * (clgemm_gemm_desc.batch > 1), and never splits. */
 #ifndef CLGEMM_SHAPE_RULE_H
 #define CLGEMM_SHAPE_RULE_H
 
@@ -34,6 +39,7 @@ typedef struct shape_rule {
     long m_max;
     double split_per_cu; /* 0: never split */
     long split_kmin;
+    double split_slice_k; /* > 0: split by rounds of blocks per compute unit (see above) */
     bool batch;         /* a class of strided batches ("batch": true): M, N of each problem */
     int source;         /* 0 user file, 1 shipped */
 } shape_rule;
