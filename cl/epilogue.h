@@ -125,18 +125,23 @@ inline uint gemm_c_pair(const float2 x)
 #define GEMM_C_PAIR 1
 #endif
 
-/* Two neighbours at p: 8 bytes of float or 4 of 16-bit values, aligned to that. */
+/* Two neighbours v (a float2 variable) at p in address space `space`, in C's type: 8 bytes of
+ * float or 4 of 16-bit values, aligned to that.  One conversion for C in global memory and
+ * for a block of C staged in local memory (mma/tma_store_tensor.h). */
+#if GEMM_CTYPE == 0
+#define GEMM_C_PUT2_IN(space, p, v) (*(space float2 *)(p) = (v))
+#elif defined(GEMM_C_PAIR)
+#define GEMM_C_PUT2_IN(space, p, v) (*(space uint *)(p) = gemm_c_pair(v))
+#elif GEMM_CTYPE == 1
+#define GEMM_C_PUT2_IN(space, p, v) vstorea_half2_rte((v), 0, (space half *)(p))
+#else
+#define GEMM_C_PUT2_IN(space, p, v)                                                          \
+    (*(space ushort2 *)(p) = (ushort2)(gemm_float_to_bf16((v).x), gemm_float_to_bf16((v).y)))
+#endif
+
 inline void gemm_c_put2(__global gemm_c_t *p, const float2 x)
 {
-#if GEMM_CTYPE == 0
-    *(__global float2 *)p = x;
-#elif defined(GEMM_C_PAIR)
-    *(__global uint *)p = gemm_c_pair(x);
-#elif GEMM_CTYPE == 1
-    vstorea_half2_rte(x, 0, GEMM_HALF(p));
-#else
-    *(__global ushort2 *)p = (ushort2)(gemm_float_to_bf16(x.x), gemm_float_to_bf16(x.y));
-#endif
+    GEMM_C_PUT2_IN(__global, p, x);
 }
 
 /* Four neighbours at p: 16 bytes of float or 8 of 16-bit values, aligned to that. */

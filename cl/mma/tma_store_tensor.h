@@ -78,15 +78,7 @@
 /* Two neighbours (x, y) in C's type at local byte address p. */
 inline void ts_put2(__local uchar *p, const float2 v)
 {
-#if GEMM_CTYPE == 0
-    *(__local float2 *)p = v;
-#elif defined(GEMM_C_PAIR)
-    *(__local uint *)p = gemm_c_pair(v);
-#elif GEMM_CTYPE == 1
-    vstorea_half2_rte(v, 0, (__local half *)p);
-#else
-    *(__local ushort2 *)p = (ushort2)(gemm_float_to_bf16(v.x), gemm_float_to_bf16(v.y));
-#endif
+    GEMM_C_PUT2_IN(__local, p, v);
 }
 
 #if !CLGEMM_EMULATE_TMA
