@@ -10,7 +10,11 @@
  *    not differ by one bit.  The planted counterpart, A truncated by
  *    the tensor core (PACKA = 0), must differ: the inputs have low bits that rounding and
  *    truncation treat differently, so an operand left unrounded cannot pass.
- * Device: $CLGEMM_TEST_DEVICE, else PoCL (whose matrix units need CLGEMM_EMULATE_MATRIX=1). */
+ * Device: $CLGEMM_TEST_DEVICE, else PoCL (whose matrix units need CLGEMM_EMULATE_MATRIX=1).
+ * Each step 10 form is a PoCL build of its own (seconds each with cold kernel caches), so the
+ * quick suite runs part 2 with B stored N x K (both operands read in place) and the pairs
+ * that cover each way of rounding once; "full" (the slow suite) runs every pair both ways
+ * and part 3 on every kernel. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,8 +117,13 @@ static int c16_matches(clgemm_context *ctx, const char *form, clgemm_dtype ct)
     return bad + (diff != 0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    const bool full = argc > 1 && strcmp(argv[1], "full") == 0;
+    if (argc > 1 && !full) {
+        fprintf(stderr, "usage: test_bitwise [full]\n");
+        return 2;
+    }
     const char *spec = getenv("CLGEMM_TEST_DEVICE");
     clgemm_context *ctx;
     if (clgemm_open(spec && *spec ? spec : "pocl", &ctx) != CLGEMM_SUCCESS) {
@@ -142,10 +151,16 @@ int main(void)
         { TILE, TILE ",PACKA=2,PACKB=2,ROUNDER=1" },
         { TILE ",SPLITK=2", TILE ",PACKA=3,PACKB=2,ROUNDER=1,SPLITK=2" },
     };
-    for (int nt = 0; nt <= 1; nt++) {
+    /* quick: rounded in local memory (both), A in registers, and the rounding warpgroup with
+     * a split of K */
+    static const size_t quick_pairs[] = { 0, 5, 8 };
+    const size_t npairs = full ? sizeof pairs / sizeof pairs[0]
+                               : sizeof quick_pairs / sizeof quick_pairs[0];
+    for (int nt = full ? 0 : 1; nt <= 1; nt++) {
         const clgemm_op op = nt ? CLGEMM_OP_T : CLGEMM_OP_N;
         const char *tn = nt ? "NT" : "NN";
-        for (size_t f = 0; f < sizeof pairs / sizeof pairs[0]; f++) {
+        for (size_t i = 0; i < npairs; i++) {
+            const size_t f = full ? i : quick_pairs[i];
             failed += run_form(ctx, pairs[f][0], op, CLGEMM_F32, c);
             failed += run_form(ctx, pairs[f][1], op, CLGEMM_F32, same);
             const bool equal = memcmp(c, same, sizeof c) == 0;
@@ -161,9 +176,9 @@ int main(void)
                                                     "an operand left unrounded");
         failed += !differs;
     }
-    static const char *const stores[] = { "wgmma_tma:BM=64,BN=64,WGN=64,STAGES=4", "mma",
-                                          "skinny:BM=16,RN=4" };
-    for (size_t f = 0; f < sizeof stores / sizeof stores[0]; f++)
+    static const char *const stores[] = { "wgmma_tma:BM=64,BN=64,WGN=64,STAGES=4",
+                                          "skinny:BM=16,RN=4", "mma" };
+    for (size_t f = 0; f < (full ? 3u : 2u); f++)
         if (clgemm_algorithm_has_dtype(stores[f], CLGEMM_BF16)) {
             failed += c16_matches(ctx, stores[f], CLGEMM_F16);
             failed += c16_matches(ctx, stores[f], CLGEMM_BF16);

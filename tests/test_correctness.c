@@ -443,7 +443,7 @@ int main(int argc, char **argv)
                             run_layout_cases(s, layout_swapped_forms[f], dt, group - 1, false);
                     }
                 /* In shard 1 whatever the sharding, as CLBlast: the quick setup runs only one
-                 * shard in six, and the slow suite's shards still run it once between them. */
+                 * shard (of twelve), and the slow suite's shards still run it once between them. */
                 const int g = group++;
                 if (shard == 1)
                     run_layout_cases(s, layout_read_t_form, CLGEMM_F32, g, true);

@@ -260,15 +260,25 @@ static int run(const spec *s)
     return bad;
 }
 
+/* "full" (the slow suite): every layout and pair of ops in each sweep.  Else (the quick suite)
+ * both layouts with either the equal ops (N N, T T: SAME_OPS) or the mixed ones (N T, T N:
+ * MIXED_OPS), as each sweep asks, the sweeps taking turns.  A column-major call is the
+ * row-major one of C^T with the operands swapped, so both layouts of one op pair build the
+ * same kernels: half the pairs is half the builds, and most of this test's time is PoCL
+ * building kernels (seconds each with cold caches). */
+static bool full;
+enum { SAME_OPS, MIXED_OPS };
+
 /* Every layout and pair of ops; the counts of one group go on one line. */
 static void sweep(const char *group, spec base, const size_t sizes[][3], int nsizes,
-                  const char *const *algos, int nalgos, int pads)
+                  const char *const *algos, int nalgos, int pads, int quick_ops)
 {
     const int before = failures, runs_before = runs;
     for (int l = 0; l < 2; l++)
         for (int oa = 0; oa < 2; oa++)
             for (int ob = 0; ob < 2; ob++)
-                for (int z = 0; z < nsizes; z++)
+                for (int z = 0; z < nsizes && (full || (oa ^ ob) == (quick_ops == MIXED_OPS));
+                     z++)
                     for (int al = 0; al < nalgos; al++)
                         for (int p = 0; p < pads; p++) {
                             spec s = base;
@@ -281,16 +291,23 @@ static void sweep(const char *group, spec base, const size_t sizes[][3], int nsi
                             /* Both paths of C (read or not) in each mode. */
                             if (base.beta != 0.0f)
                                 s.beta = (z + p + oa) % 2 ? base.beta : 0.0f;
+                            /* quick: one element type per op pair and size (one build) */
                             if (base.dtype != CLGEMM_F32)
-                                s.dtype = (oa + ob + l) % 2 ? CLGEMM_BF16 : CLGEMM_F16;
+                                s.dtype = (full ? oa + ob + l : ob + z + p) % 2 ? CLGEMM_BF16
+                                                                               : CLGEMM_F16;
                             run(&s);
                         }
     printf("%s %s: %d calls, %d wrong\n", failures > before ? "FAIL" : "ok  ", group,
            runs - runs_before, failures - before);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    full = argc > 1 && strcmp(argv[1], "full") == 0;
+    if (argc > 1 && !full) {
+        fprintf(stderr, "usage: test_layouts [full]\n");
+        return 2;
+    }
     /* Matrix-unit algorithms run through the emulation of their primitive here. */
     setenv("CLGEMM_EMULATE_MATRIX", "1", 0);
     const char *dev = getenv("CLGEMM_TEST_DEVICE");
@@ -306,11 +323,11 @@ int main(void)
     static const char *const simt[] = { "naive", "block_tiled_vectorized", "warp_tiled", NULL };
     const spec base = { .alpha = 1.25f, .beta = -0.5f, .dtype = CLGEMM_F32 };
     sweep("fp32 layouts x ops x sizes x algorithms, tight and padded", base, awkward, 2, simt, 4,
-          2);
+          2, SAME_OPS);
 
     /* Sizes every kernel reads in place when row-major N N: the pre-pass only for the rest. */
     static const size_t aligned[1][3] = { { 48, 40, 24 } };
-    sweep("fp32 aligned sizes", base, aligned, 1, simt + 1, 2, 1);
+    sweep("fp32 aligned sizes", base, aligned, 1, simt + 1, 2, 1, MIXED_OPS);
 
     /* Step 7 reads a transposed A or B where it lies: aligned operands of every layout and op
      * pair run the GEMM alone, nothing packed, at sizes that cut its 64 x 64 tiles and 8-deep
@@ -326,7 +343,8 @@ int main(void)
         "warp_tiled:READT=1" };
     spec in_place = base;
     in_place.aligned = true, in_place.commands = 1, in_place.packs = 1;
-    sweep("fp32 warp_tiled:READT=1, aligned: every transpose in place", in_place, odd, 2, wt, 2, 1);
+    sweep("fp32 warp_tiled:READT=1, aligned: every transpose in place", in_place, odd, 2, wt, 2, 1,
+          MIXED_OPS);
 
     /* Which calls pay for a pre-pass: none for row-major N N or column-major N N with aligned
      * offsets and leading dimensions (the swap moves no data); a transpose does. */
@@ -349,7 +367,7 @@ int main(void)
     spec batched = base;
     batched.batch = 3;
     batched.padded = true;
-    sweep("fp32 batch of 3, A shared, odd strides", batched, awkward, 1, simt, 3, 1);
+    sweep("fp32 batch of 3, A shared, odd strides", batched, awkward, 1, simt, 3, 1, MIXED_OPS);
 
     /* A strided batch that every kernel reads in place is one launch (first == last), in
      * both layouts, A shared or strided, C read or not; NaN between rows and problems.
@@ -392,7 +410,7 @@ int main(void)
     spec h = base;
     h.dtype = CLGEMM_F16;
     static const char *const mma[] = { "mma" };
-    sweep("16-bit inputs on the emulated mma", h, awkward, 1, mma, 1, 2);
+    sweep("16-bit inputs on the emulated mma", h, awkward, 1, mma, 1, 2, SAME_OPS);
 
     /* Step 10's own TF32 pre-pass (B^T and A rounded into its scratch) reads A and B as they
      * lie, and C is written in place; step 9 reads 16-bit operands at multiples of 8.  Both
@@ -400,12 +418,15 @@ int main(void)
     spec t = base;
     t.coarse = true, t.packs = 1; /* its pre-pass reads any layout, and C is written in place */
     static const char *const tma[] = { "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2" };
-    sweep("fp32 as TF32 on the emulated wgmma_tma (exact inputs)", t, awkward, 1, tma, 1, 2);
+    sweep("fp32 as TF32 on the emulated wgmma_tma (exact inputs)", t, awkward, 1, tma, 1, 2,
+          MIXED_OPS);
     t.batch = 3; /* a batch in one launch, odd strides: A shared, then strided (tf32x3) */
-    sweep("fp32 as TF32 on wgmma_tma, a batch of 3, A shared", t, awkward, 1, tma, 1, 1);
+    sweep("fp32 as TF32 on wgmma_tma, a batch of 3, A shared", t, awkward, 1, tma, 1, 1,
+          SAME_OPS);
     t.strided_a = true;
     static const char *const tma3[] = { "wgmma_tma:SPLIT=1,BM=64,BN=64,WGN=64,BK=16,STAGES=2" };
-    sweep("fp32 as tf32x3 on wgmma_tma, a batch of 3, A strided", t, awkward + 1, 1, tma3, 1, 1);
+    sweep("fp32 as tf32x3 on wgmma_tma, a batch of 3, A strided", t, awkward + 1, 1, tma3, 1, 1,
+          MIXED_OPS);
     /* PERSIST (fewer groups than problems, each running its tile of several; PoCL's two
      * compute units make it one group deep: the ring and the stores carried over) with
      * TSTORE: C stored by the copy engine (tensor-map boxes, clipped at C's edges) where it is
@@ -420,24 +441,26 @@ int main(void)
         "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2,PACKA=3,PERSIST=1,TSTORE=1"
     };
     sweep("fp32 as TF32 on wgmma_tma, a batch of 3, aligned, PERSIST=1, TSTORE=1", ta, ends, 2,
-          persist, 1, 1);
+          persist, 1, 1, MIXED_OPS);
     /* Step 10 reads 16-bit operands where they lie, transposed or not: aligned ones of every
      * layout and op pair run the GEMM alone, nothing packed. */
     static const char *const tma16[] = { "wgmma_tma:BM=128,BN=128,WGN=64,BK=16,STAGES=2" };
     spec n = h;
     n.aligned = true, n.commands = 1, n.packs = 1;
     sweep("16-bit on the emulated wgmma_tma, aligned: every transpose in place", n, awkward, 2,
-          tma16, 1, 1);
+          tma16, 1, 1, MIXED_OPS);
     n.batch = 3; /* and a batch in one launch: A shared (stride 0), then A strided too */
-    sweep("16-bit wgmma_tma, a batch of 3 in one launch", n, awkward, 1, tma16, 1, 1);
+    sweep("16-bit wgmma_tma, a batch of 3 in one launch", n, awkward, 1, tma16, 1, 1, MIXED_OPS);
     n.strided_a = true;
-    sweep("16-bit wgmma_tma, a batch of 3 in one launch, A strided", n, awkward + 1, 1, tma16, 1, 1);
+    sweep("16-bit wgmma_tma, a batch of 3 in one launch, A strided", n, awkward + 1, 1, tma16, 1,
+          1, MIXED_OPS);
     static const char *const persist16[] = { /* as the TF32 one above */
         "wgmma_tma:BM=128,BN=128,WGN=64,BK=16,STAGES=2,PERSIST=1,TSTORE=1"
     };
-    sweep("16-bit wgmma_tma, a batch of 3, PERSIST=1, TSTORE=1", n, ends, 2, persist16, 1, 1);
+    sweep("16-bit wgmma_tma, a batch of 3, PERSIST=1, TSTORE=1", n, ends, 2, persist16, 1, 1,
+          SAME_OPS);
     static const char *const wg[] = { "wgmma:BM=64,BN=64,WGN=64,BK=32" };
-    sweep("16-bit inputs on the emulated wgmma", h, awkward, 1, wg, 1, 1);
+    sweep("16-bit inputs on the emulated wgmma", h, awkward, 1, wg, 1, 1, MIXED_OPS);
 
     /* The fixed-layout wrappers pack misaligned operands now, rather than refusing them. */
     const int before = failures;
