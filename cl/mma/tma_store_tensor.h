@@ -30,6 +30,10 @@
 #define TS_BOX_COLS (128 / TS_CSIZE)     /* a box: 64 rows x 128 bytes */
 #define TS_BOX_BYTES (64 * 128)
 #define TS_REGION ((BN / TS_BOX_COLS) * TS_BOX_BYTES) /* one consumer's block */
+/* Whether the blocks fit where they go (see TS_OWN below): with PERSIST after the ring, in
+ * the device's local memory; else in the ring. */
+#define TS_FITS_LOCAL (TMA_RING_LOCAL + CONSUMERS * TS_REGION <= CLGEMM_LOCAL_BYTES - 16)
+#define TS_FITS_RING (CONSUMERS * TS_REGION <= STAGES * STAGE_BYTES)
 /* The default: on for a 16-bit C wherever the blocks fit (on the H100 2-4% off 4096^3 and
  * the Llama M = 4096 shapes, 4% off a fused bias_gelu), off for an fp32 C, whose twice as many
  * bytes the engine stored no faster than the staged stores (bench/results/
@@ -37,8 +41,7 @@
 #ifndef TSTORE
 #define TSTORE                                                                               \
     (GEMM_CTYPE != 0 && !GEMM_TRANS_C && !GEMM_KSPLIT && BN % TS_BOX_COLS == 0 &&           \
-     (PERSIST ? TMA_RING_LOCAL + CONSUMERS * TS_REGION <= CLGEMM_LOCAL_BYTES - 16           \
-              : CONSUMERS * TS_REGION <= STAGES * STAGE_BYTES))
+     (PERSIST ? TS_FITS_LOCAL : TS_FITS_RING))
 #endif
 #if TSTORE != 0 && TSTORE != 1
 #error "gemm_wgmma_tma: TSTORE is 0 or 1"
@@ -57,10 +60,10 @@
 #if STORE_AT % 1024 != 0
 #error "gemm_wgmma_tma: TSTORE's boxes need the ring to end on 1024 bytes (the swizzle's repeat)"
 #endif
-#if !PERSIST && CONSUMERS * TS_REGION > STAGES * STAGE_BYTES
+#if !PERSIST && !TS_FITS_RING
 #error "gemm_wgmma_tma: TSTORE's blocks (CONSUMERS x 64 x BN values of C) exceed the ring"
 #endif
-#if TMA_RING_LOCAL + TS_OWN > CLGEMM_LOCAL_BYTES - 16
+#if PERSIST && !TS_FITS_LOCAL
 #error "gemm_wgmma_tma: PERSIST's TSTORE blocks and STAGES slices exceed the device's local memory"
 #endif
 #else
