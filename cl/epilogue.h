@@ -57,13 +57,17 @@ typedef ushort gemm_c_t;
 #endif
 
 /* Where the kernel's element (r, c) of C lies, and the move of C to its tile's corner (every
- * kernel's C, offC and ldc). */
+ * kernel's C, offC and ldc).  The move adds one int offset to the pointer, as A and B move:
+ * written as pointer + offC + r * ldc + c, NVIDIA's compiler keeps a 64-bit partial sum
+ * alive through the K loop, and step 7's 128 x 128 tile then needs more than the 128
+ * registers that let two groups share an SM (bench/results/2026-11-25_nvidia-h100/regs). */
 #if GEMM_TRANS_C
-#define GEMM_C_AT(C, ldc, r, c) ((C) + (c) * (ldc) + (r))
+#define GEMM_C_OFFSET(ldc, r, c) ((c) * (ldc) + (r))
 #else
-#define GEMM_C_AT(C, ldc, r, c) ((C) + (r) * (ldc) + (c))
+#define GEMM_C_OFFSET(ldc, r, c) ((r) * (ldc) + (c))
 #endif
-#define GEMM_C_MOVE(row0, col0) (C = GEMM_C_AT(C + offC, ldc, row0, col0))
+#define GEMM_C_AT(C, ldc, r, c) ((C) + GEMM_C_OFFSET(ldc, r, c))
+#define GEMM_C_MOVE(row0, col0) (C += offC + GEMM_C_OFFSET(ldc, row0, col0))
 
 /* ---- C's type: loads and stores of 1, 2 or 4 neighbours, as floats ---------------------
  * f16 goes through vload_half / vstore_half_rte, core OpenCL C 1.2 (no cl_khr_fp16: half is
