@@ -319,26 +319,29 @@ inline void gemm_store2_along(__global gemm_c_t *C, const int ldc, __global cons
 
 /* Four neighbouring results of one row, (r, c .. c+3), for the vectorised steps 6 and 7: one
  * 4-element store (offC and ldc multiples of 4), the arithmetic on float4 throughout; on edge
- * tiles only the first `valid` belong to C. */
+ * tiles only the first `valid` belong to C.  The whole-vector case comes first and returns:
+ * with the element-wise case first, NVIDIA's compiler gave step 7's 128 x 128 tile 136
+ * registers instead of 127, one group per SM instead of two (bench/results/
+ * 2026-11-25_nvidia-h100/regs, probe42). */
 inline void gemm_store4(__global gemm_c_t *C, const int ldc, __global const gemm_c_t *bias,
                         const int r, const int c, const float4 acc, const float alpha,
                         const float beta, const int valid, const bool guarded)
 {
-    if (GEMM_TRANS_C || (guarded && valid < 4)) { /* a transposed C: four stores ldc apart */
-        if (valid > 0) gemm_store1(C, ldc, bias, r, c + 0, acc.x, alpha, beta);
-        if (valid > 1) gemm_store1(C, ldc, bias, r, c + 1, acc.y, alpha, beta);
-        if (valid > 2) gemm_store1(C, ldc, bias, r, c + 2, acc.z, alpha, beta);
-        if (valid > 3) gemm_store1(C, ldc, bias, r, c + 3, acc.w, alpha, beta);
+    if (!GEMM_TRANS_C && (!guarded || valid >= 4)) {
+        __global gemm_c_t *p = C + r * ldc + c;
+        float4 x = beta == 0.0f ? alpha * acc : alpha * acc + beta * gemm_c_get4(p);
+#if GEMM_HAS_BIAS && GEMM_BIAS_ROWS
+        x += gemm_c_get(bias + r);
+#elif GEMM_HAS_BIAS
+        x += gemm_bias_get4(bias + c);
+#endif
+        gemm_c_put4(p, gemm_act4(x));
         return;
     }
-    __global gemm_c_t *p = C + r * ldc + c;
-    float4 x = beta == 0.0f ? alpha * acc : alpha * acc + beta * gemm_c_get4(p);
-#if GEMM_HAS_BIAS && GEMM_BIAS_ROWS
-    x += gemm_c_get(bias + r);
-#elif GEMM_HAS_BIAS
-    x += gemm_bias_get4(bias + c);
-#endif
-    gemm_c_put4(p, gemm_act4(x));
+    if (valid > 0) gemm_store1(C, ldc, bias, r, c + 0, acc.x, alpha, beta);
+    if (valid > 1) gemm_store1(C, ldc, bias, r, c + 1, acc.y, alpha, beta);
+    if (valid > 2) gemm_store1(C, ldc, bias, r, c + 2, acc.z, alpha, beta);
+    if (valid > 3) gemm_store1(C, ldc, bias, r, c + 3, acc.w, alpha, beta);
 }
 
 #endif
