@@ -338,6 +338,7 @@ inline void gemm_store4(__global gemm_c_t *C, const int ldc, __global const gemm
         gemm_c_put4(p, gemm_act4(x));
         return;
     }
+    /* a transposed C (four stores ldc apart), or an edge that cuts the four */
     if (valid > 0) gemm_store1(C, ldc, bias, r, c + 0, acc.x, alpha, beta);
     if (valid > 1) gemm_store1(C, ldc, bias, r, c + 1, acc.y, alpha, beta);
     if (valid > 2) gemm_store1(C, ldc, bias, r, c + 2, acc.z, alpha, beta);
