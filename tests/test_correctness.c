@@ -27,7 +27,7 @@
  *           them, keeps the plain fp32 C); then step 7 reading transposed operands in place
  *           (READT=1) on the six cases with a transpose, and step 10 storing C by the copy
  *           engine (TSTORE=1) on six aligned cases per form, every epilogue (shard 2 of a
- *           split run: the slow suite's)
+ *           split run)
  *   skinny  small M, long K (step 11 and split-K): M in {1, 3, 17}, N odd, K up to 2053, B
  *           stored K x N and N x K, tight (alpha, beta, offsets) and NaN-padded; each step 11
  *           form and split counts forced on several kernels (SPLITK, every one leaving a
@@ -442,15 +442,13 @@ int main(int argc, char **argv)
                             group++ % shards == shard - 1)
                             run_layout_cases(s, layout_swapped_forms[f], dt, group - 1, false);
                     }
-                /* In shard 1 whatever the sharding, as CLBlast: the quick setup runs only one
-                 * shard (of twelve), and the slow suite's shards still run it once between them. */
+                /* Step 7's in-place reads in shard 1 whatever the sharding, as CLBlast, and
+                 * step 10's copy-engine stores (twelve builds) in shard 2 of a split run, so
+                 * that the two do not load the same shard; an unsharded run has both. */
                 const int g = group++;
                 if (shard == 1)
                     run_layout_cases(s, layout_read_t_form, CLGEMM_F32, g, true);
-                /* The slow suite's second shard only (test_layouts runs TSTORE in the quick
-                 * suite, with an fp32 C): twelve more builds would take the quick suite past
-                 * its five minutes. */
-                if (shards > 1 && shard == 2)
+                if (shard == (shards > 1 ? 2 : 1))
                     for (int f = 0; f < 2; f++)
                         run_tstore_cases(s, layout_tstore_forms[f], f ? CLGEMM_F32 : CLGEMM_F16,
                                          f);
