@@ -1,0 +1,156 @@
+/* The compile-time configuration of cl/10_wgmma_tma.cl: each -D parameter's default (per form:
+ * 16-bit, TF32, tf32x3), the warpgroup roles (CONSUMERS, the producer warp, ROUNDERS), where
+ * each operand lands (A_MN, B_MN), the element type and wgmma (TMA_MMA), and each slice's boxes
+ * and descriptors.  The kernel's opening comment explains the parameters; their definitions
+ * live here so that the kernel file reads as the algorithm and stays within its length.
+ * Included by the kernel after common.h and mma/wgmma.h (GEMM_TRANS_A / B, WGMMA_THREADS)
+ * and before mma/wgmma_tma_checks.h, which checks what this defines. */
+#ifndef CLGEMM_TMA_CONFIG_H
+#define CLGEMM_TMA_CONFIG_H
+
+#ifndef DTYPE
+#define DTYPE 1
+#endif
+#ifndef SPLIT
+#define SPLIT 0
+#endif
+#if DTYPE != 0
+#define TMA_DEFAULT(bits16, tf32, tf32x3) bits16
+#elif !SPLIT
+#define TMA_DEFAULT(bits16, tf32, tf32x3) tf32
+#else
+#define TMA_DEFAULT(bits16, tf32, tf32x3) tf32x3
+#endif
+#ifndef BM
+#define BM 128
+#endif
+#ifndef BN
+#define BN TMA_DEFAULT(256, 256, 128)
+#endif
+#ifndef BK
+#define BK TMA_DEFAULT(64, 32, 32)
+#endif
+#ifndef WGN
+#define WGN TMA_DEFAULT(256, 256, 128)
+#endif
+#ifndef STAGES
+#define STAGES TMA_DEFAULT(3, 4, 3)
+#endif
+#ifndef INFLIGHT /* PACKA 3: 0, see mma/tma_a_regs.h */
+#define INFLIGHT (PACKA == 3 ? 0 : TMA_DEFAULT(0, 1, 1))
+#endif
+#ifndef GM
+#define GM TMA_DEFAULT(32, 16, 16)
+#endif
+#ifndef PACKA
+#define PACKA 1
+#endif
+#ifndef PACKB
+#define PACKB 1
+#endif
+#define ROUND_LOCAL (DTYPE == 0 && (PACKA == 2 || PACKB == 2))
+#ifndef ROUNDER
+#define ROUNDER 0
+#endif
+#ifndef PERSIST
+#define PERSIST 0
+#endif
+#ifndef PROMOTE
+#define PROMOTE (SPLIT * (64 / BK > 1 ? 64 / BK : 1))
+#endif
+/* What a work-group may declare (host/lib/device.h: 227 KiB on Hopper, although NVIDIA's
+ * OpenCL reports 48); the host passes it. */
+#ifndef CLGEMM_LOCAL_BYTES
+#define CLGEMM_LOCAL_BYTES 49152
+#endif
+
+#define CONSUMERS (BM / 64)
+/* The work-items: the consumer warpgroups, the producer warp, then with ROUNDER those that
+ * round slots in local memory (mma/tma_round.h). */
+#define ROUNDERS (ROUNDER * WGMMA_THREADS)
+#define PRODUCER0 (CONSUMERS * WGMMA_THREADS) /* the producer warp's first work-item */
+#define TMA_THREADS (PRODUCER0 + 32 + ROUNDERS)
+#define WG_NI (BN / WGN)
+
+/* A_MN: A lands M-major (16-bit A stored K x M), else K-major; B_MN: B lands N-major (16-bit B
+ * as K x N), else K-major (the TF32 pre-pass's B^T, or a 16-bit B stored N x K). */
+#if DTYPE != 0 && GEMM_TRANS_A
+#define A_MN 1
+#else
+#define A_MN 0
+#endif
+#if DTYPE != 0 && !GEMM_TRANS_B
+#define B_MN 1
+#else
+#define B_MN 0
+#endif
+
+#if DTYPE == 0 /* TF32 on packed operands: both K-major */
+typedef float elem_t;
+#define ELEM 4                             /* bytes per value */
+#define WG_K 8                             /* k of one wgmma */
+#if SPLIT /* lo x hi, hi x lo, then hi x hi; the lo boxes sit A_BOX and B_BOX after the hi */
+#define TMA_MMA(d, da, db)                                                                   \
+    do {                                                                                     \
+        WGMMA_M64K8_TF32(WGN, d, (da) + (ulong)(A_BOX >> 4), db);                            \
+        WGMMA_M64K8_TF32(WGN, d, da, (db) + (ulong)(B_BOX >> 4));                            \
+        WGMMA_M64K8_TF32(WGN, d, da, db);                                                    \
+    } while (0)
+#else
+#define TMA_MMA(d, da, db) WGMMA_M64K8_TF32(WGN, d, da, db)
+#endif
+#else /* 16-bit */
+typedef ushort elem_t;
+#define ELEM 2
+#define WG_K 16
+#define TMA_MMA(d, da, db) WGMMA_M64K16_AB(WGN, d, da, db, DTYPE, A_MN, B_MN)
+#endif
+#define SWZA (ELEM * BK)                   /* bytes per row of a K-major box = its swizzle */
+#define A_BOX (BM * BK * ELEM)             /* all of A's boxes of one slice */
+
+/* Each operand's boxes per slice: count, bytes, shape (of the matrix as stored), box q's corner
+ * at slice i, and the descriptor of consumer wg's A or of B's j-th WGN columns at k step kk. */
+#if A_MN /* A stored K x M: per consumer one box of BK k-rows x 64 m (128 bytes, 128B swizzle) */
+#define A_BOXES (BM / 64)
+#define A_BOX1 (BK * 128)
+#define A_BOX_ROWS BK
+#define A_BOX_COLS 64
+#define A_X(i, q) (row0 + 64 * (q))
+#define A_Y(i, q) ((i) * BK)
+#define A_DESC(base, kk) \
+    wgmma_desc_swz((base) + (uint)(wg * A_BOX1 + (kk) * 128), (uint)A_BOX1, 1024u, 128u)
+#else /* A (M x K): one box of BM rows x BK values */
+#define A_BOXES 1
+#define A_BOX1 A_BOX
+#define A_BOX_ROWS BM
+#define A_BOX_COLS BK
+#define A_X(i, q) ((i) * BK)
+#define A_Y(i, q) row0
+#define A_DESC(base, kk) \
+    wgmma_desc_swz((base) + (uint)(wg * 64 * SWZA + (kk) * ELEM), 16u, 8u * SWZA, SWZA)
+#endif
+#if B_MN /* B (K x N): one box of BK k-rows x 64 values (128 bytes) per 64 columns */
+#define B_BOXES (BN / 64)
+#define B_BOX (BK * 128)
+#define B_BOX_ROWS BK
+#define B_BOX_COLS 64
+#define B_X(i, q) (col0 + 64 * (q))
+#define B_Y(i, q) ((i) * BK)
+#define B_DESC(base, j, kk)                                                                  \
+    wgmma_desc_swz((base) + (uint)(A_BYTES + ((j) * WGN / 64) * B_BOX + (kk) * 128),          \
+                   (uint)B_BOX, 1024u, 128u)
+#else /* B^T (N x K): one box of BN rows x BK values, as A's */
+#define B_BOXES 1
+#define B_BOX (BN * BK * ELEM)
+#define B_BOX_ROWS BN
+#define B_BOX_COLS BK
+#define B_X(i, q) ((i) * BK)
+#define B_Y(i, q) col0
+#define B_DESC(base, j, kk) \
+    wgmma_desc_swz((base) + (uint)(A_BYTES + (j) * WGN * SWZA + (kk) * ELEM), 16u, 8 * SWZA, SWZA)
+#endif
+#define A_BYTES (A_BOX * (1 + SPLIT))      /* A's boxes (with SPLIT: its hi, then its lo box) */
+#define B_BYTES (B_BOXES * B_BOX * (1 + SPLIT))
+#define STAGE_BYTES (A_BYTES + B_BYTES)
+
+#endif
