@@ -50,7 +50,11 @@ PURPOSES = {
     'tensor_core_tf32x3': ('f32', 'f32', [('wgmma_tma', 'BN=128,WGN=128,STAGES=3,SPLIT=1,'
                                            'PROMOTE=2', True),
                                           ('wgmma_tma', 'BM=64,BN=128,WGN=128,STAGES=4,SPLIT=1,'
-                                           'PROMOTE=2', True), ('mma', 'SPLIT=1', True)]),
+                                           'PROMOTE=2', True), ('mma', 'SPLIT=1', True),
+                                          # fp32 step 7 (more accurate than tf32x3): at
+                                          # M <= 128 the hi/lo pre-pass over all of W costs
+                                          # more than the matrix units gain
+                                          ('warp_tiled', 'READT=1', True)]),
 }
 # tensor_core per element type: step 10's default and narrower tiles (more blocks of C where M
 # is small; the stages fill what the wider tile's ring held), each splittable, and step 8.
