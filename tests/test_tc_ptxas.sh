@@ -28,7 +28,7 @@ for params in "-DDTYPE=0 -DWM=64 -DWN=32 -DTM=16 -DTN=4" "-DDTYPE=0 -DWM=64 -DWN
     # without a definition to link.  asm: clang's OpenCL mode spells it __asm__.
     if ! "$clang" -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -march=sm_80 -O3 -S \
             -Xclang -finclude-default-header -Dasm=__asm__ "-Dinline=static inline" -DGEMM_BATCHED=1 \
-            $params -o "$tmp/k.ptx" "$tmp/k.cl" 2> "$tmp/err"; then
+            -DCLGEMM_NV_SM80=1 $params -o "$tmp/k.ptx" "$tmp/k.cl" 2> "$tmp/err"; then
         echo "FAIL [$params] clang:"; head -20 "$tmp/err"; fail=1; continue
     fi
     case $params in
@@ -42,6 +42,14 @@ for params in "-DDTYPE=0 -DWM=64 -DWN=32 -DTM=16 -DTN=4" "-DDTYPE=0 -DWM=64 -DWN
     esac
     grep -q "mma.sync.aligned.$mma" "$tmp/k.ptx" ||
         { echo "FAIL [$params] no mma.sync.aligned.$mma in the PTX"; fail=1; continue; }
+    # a 16-bit C: rounded by PTX's pair conversion (the host defines CLGEMM_NV_SM80 on sm_80+)
+    case $params in
+        *GEMM_CTYPE=1*) cvt=cvt.rn.f16x2.f32 ;;
+        *GEMM_CTYPE=2*) cvt=cvt.rn.bf16x2.f32 ;;
+        *) cvt= ;;
+    esac
+    [ -z "$cvt" ] || grep -q "$cvt" "$tmp/k.ptx" ||
+        { echo "FAIL [$params] no $cvt in the PTX"; fail=1; continue; }
     # the problem of a strided batch, from dimension 2 of the grid (GEMM_BATCH_ENTRY, in the
     # batched build: -DGEMM_BATCHED=1 above)
     grep -q "%ctaid.z" "$tmp/k.ptx" ||
@@ -60,5 +68,25 @@ for params in "-DDTYPE=0 -DWM=64 -DWN=32 -DTM=16 -DTN=4" "-DDTYPE=0 -DWM=64 -DWN
         fi
         echo "ok   [$params] sm_$sm $info"
     done
+done
+# Step 7 (SIMT) with a 16-bit C stores through the same pair conversion: its PTX must hold it
+# and ptxas must take it.
+# (fma on float4: clang's nvcl target has no definition to link; a contracted product here)
+{ cat "$tmp/prelude.h"; echo '#define fma(a, b, c) ((a) * (b) + (c))'; expand 07_warp_tiled.cl
+} > "$tmp/k7.cl"
+for params in "-DGEMM_CTYPE=1" "-DGEMM_CTYPE=2 -DGEMM_EPILOGUE=4 -DGEMM_TRANS_B=1"; do
+    case $params in *GEMM_CTYPE=1*) cvt=cvt.rn.f16x2.f32 ;; *) cvt=cvt.rn.bf16x2.f32 ;; esac
+    if ! "$clang" -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -march=sm_80 -O3 -S \
+            -Xclang -finclude-default-header -Dasm=__asm__ "-Dinline=static inline" \
+            -DCLGEMM_NV_SM80=1 $params -o "$tmp/k7.ptx" "$tmp/k7.cl" 2> "$tmp/err"; then
+        echo "FAIL [07_warp_tiled.cl $params] clang:"; head -20 "$tmp/err"; fail=1; continue
+    fi
+    grep -q "$cvt" "$tmp/k7.ptx" ||
+        { echo "FAIL [07_warp_tiled.cl $params] no $cvt in the PTX"; fail=1; continue; }
+    sed -e 's/^\.version .*/.version 8.0/' "$tmp/k7.ptx" > "$tmp/k7s.ptx"
+    if ! "$ptxas" -arch=sm_80 -v "$tmp/k7s.ptx" -o /dev/null > "$tmp/log" 2>&1; then
+        echo "FAIL [07_warp_tiled.cl $params] sm_80:"; head -20 "$tmp/log"; fail=1; continue
+    fi
+    echo "ok   [07_warp_tiled.cl $params] sm_80 $cvt"
 done
 exit $fail

@@ -72,7 +72,7 @@ for params in "wg:" "wg:-DDTYPE=2" "wg:$u9" "wg:$u9 -DDTYPE=2" "wg:$u9 -DWAIT=0 
     # "inline" as static inline: clang may keep a plain C99 inline function out of line,
     # without a definition to link.  asm: clang's OpenCL mode spells it __asm__.
     if ! "$clang" -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -march=sm_80 -O3 -S \
-            -Xclang -finclude-default-header -DCLGEMM_PTX_SM90A=1 -DGEMM_BATCHED=1 -Dasm=__asm__ \
+            -Xclang -finclude-default-header -DCLGEMM_PTX_SM90A=1 -DCLGEMM_NV_SM80=1 -DGEMM_BATCHED=1 -Dasm=__asm__ \
             "-Dinline=static inline" $params -o "$tmp/k.ptx" "$tmp/k.cl" 2> "$tmp/err"; then
         echo "FAIL [$params] clang:"; head -20 "$tmp/err"; fail=1; continue
     fi
@@ -126,7 +126,7 @@ for bad in "09_wgmma.cl:-DDTYPE=0:fp32 data runs step 10" \
     params=$(merge $params)
     { cat "$tmp/prelude.h"; expand $file; } > "$tmp/k.cl"
     if "$clang" -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -march=sm_80 -O3 -S \
-            -Xclang -finclude-default-header -DCLGEMM_PTX_SM90A=1 -DGEMM_BATCHED=1 -Dasm=__asm__ \
+            -Xclang -finclude-default-header -DCLGEMM_PTX_SM90A=1 -DCLGEMM_NV_SM80=1 -DGEMM_BATCHED=1 -Dasm=__asm__ \
             "-Dinline=static inline" $params -o "$tmp/k.ptx" "$tmp/k.cl" 2> "$tmp/err" ||
             ! grep -q "$want" "$tmp/err"; then
         echo "FAIL $file [$params] should stop with \"$want\""; head -5 "$tmp/err"; fail=1

@@ -322,9 +322,9 @@ done:
     return prog;
 }
 
-cl_program program_build(cl_context ctx, const device_info *dev, const char *source,
-                         const char *options, char **log, bool *cached, bool *unsupported,
-                         errbuf *e)
+static cl_program build_with(cl_context ctx, const device_info *dev, const char *source,
+                             const char *options, char **log, bool *cached, bool *unsupported,
+                             errbuf *e)
 {
     *log = NULL;
     *cached = false;
@@ -376,5 +376,26 @@ cl_program program_build(cl_context ctx, const device_info *dev, const char *sou
     if (key)
         to_cache(prog, key);
     free(key);
+    return prog;
+}
+
+cl_program program_build(cl_context ctx, const device_info *dev, const char *source,
+                         const char *options, char **log, bool *cached, bool *unsupported,
+                         errbuf *e)
+{
+    if (dev->nv_cc_major < 8)
+        return build_with(ctx, dev, source, options, log, cached, unsupported, e);
+    /* The device's own facts go into the options, and so into the cache key. */
+    const size_t n = strlen(options) + sizeof " " PROGRAM_NV_SM80_OPTION;
+    char *full = malloc(n);
+    if (!full) {
+        *log = NULL;
+        *cached = *unsupported = false;
+        err_set(e, "out of host memory");
+        return NULL;
+    }
+    snprintf(full, n, "%s %s", options, PROGRAM_NV_SM80_OPTION);
+    cl_program prog = build_with(ctx, dev, source, full, log, cached, unsupported, e);
+    free(full);
     return prog;
 }

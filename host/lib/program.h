@@ -16,7 +16,9 @@ char *kernel_source_load(const char *file, errbuf *e);
 
 /* Builds source for one device, through the on-disk cache (cache.h) when it is on;
  * *cached says whether the binary came from there.  On a build failure *log receives the
- * compiler's log (caller frees) and NULL is returned with e naming the failure.
+ * compiler's log (caller frees) and NULL is returned with e naming the failure.  On an
+ * NVIDIA device of compute capability 8.0 or later PROGRAM_NV_SM80_OPTION is added to the
+ * options.
  *
  * When options contain PROGRAM_SM90A_OPTION (as a word of its own), the build goes through
  * the sm_90a post-pass of ptx_retarget.h: built from source, its PTX read back, rewritten and
@@ -37,5 +39,11 @@ bool program_wants_sm90a(const char *options);
 /* Options every kernel is built with, before its backend's (-cl-std, see backend.h) and its
  * -D parameters. */
 #define PROGRAM_BASE_OPTIONS "-cl-mad-enable"
+
+/* What program_build adds on an NVIDIA device of compute capability 8.0 or later: its compiler
+ * takes inline PTX, and sm_80's instructions exist there, so a kernel may use them (the
+ * 16-bit C conversions of cl/epilogue.h) where this is defined, and its portable form
+ * elsewhere. */
+#define PROGRAM_NV_SM80_OPTION "-DCLGEMM_NV_SM80=1"
 
 #endif
