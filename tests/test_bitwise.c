@@ -100,14 +100,15 @@ static int run_form(clgemm_context *ctx, const char *form, clgemm_op op_b, clgem
 }
 
 /* Part 3: a 16-bit C is the fp32 C rounded once to nearest even (beta = 0: the same sums
- * reach the same store), whether the kernel rounds by hand or by PTX's paired cvt. */
-static int c16_matches(clgemm_context *ctx, const char *form, clgemm_dtype ct)
+ * reach the same store), whether the kernel rounds by hand or by PTX's paired cvt (on NVIDIA
+ * sm_80+, CLGEMM_NV_SM80).  t: the data, bf16 or (SIMT step 7) f32, integers either way. */
+static int c16_matches(clgemm_context *ctx, const char *form, clgemm_dtype t, clgemm_dtype ct)
 {
     static float c[M * N];
     static cl_ushort h[M * N];
     integers = true;
-    int bad = run_form(ctx, form, CLGEMM_OP_T, CLGEMM_BF16, c);
-    bad += run_c(ctx, form, CLGEMM_OP_T, CLGEMM_BF16, ct, h);
+    int bad = run_form(ctx, form, CLGEMM_OP_T, t, c);
+    bad += run_c(ctx, form, CLGEMM_OP_T, t, ct, h);
     integers = false;
     size_t diff = 0;
     for (size_t i = 0; i < (size_t)M * N; i++)
@@ -176,14 +177,19 @@ int main(int argc, char **argv)
                                                     "an operand left unrounded");
         failed += !differs;
     }
-    static const char *const stores[] = { "wgmma_tma:BM=64,BN=64,WGN=64,STAGES=4",
-                                          "skinny:BM=16,RN=4", "mma" };
+    static const struct {
+        const char *form;
+        clgemm_dtype data;
+    } stores[] = { { "wgmma_tma:BM=64,BN=64,WGN=64,STAGES=4", CLGEMM_BF16 },
+                   { "skinny:BM=16,RN=4", CLGEMM_BF16 },
+                   { "warp_tiled", CLGEMM_F32 },
+                   { "mma", CLGEMM_BF16 } };
     /* quick: mma's 16-bit C (the last) is left to the full run */
     const size_t nstores = sizeof stores / sizeof stores[0] - (full ? 0 : 1);
     for (size_t f = 0; f < nstores; f++)
-        if (clgemm_algorithm_has_dtype(stores[f], CLGEMM_BF16)) {
-            failed += c16_matches(ctx, stores[f], CLGEMM_F16);
-            failed += c16_matches(ctx, stores[f], CLGEMM_BF16);
+        if (clgemm_algorithm_has_dtype(stores[f].form, stores[f].data)) {
+            failed += c16_matches(ctx, stores[f].form, stores[f].data, CLGEMM_F16);
+            failed += c16_matches(ctx, stores[f].form, stores[f].data, CLGEMM_BF16);
         }
     clgemm_close(ctx);
     printf("%s\n", failed ? "FAILED" : "ok");
