@@ -6,21 +6,17 @@ import io
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
+
+from clgemm_run import runner
 
 CLGEMM, CL_DIR = sys.argv[1], sys.argv[2]
 failures = 0
 checks = 0
 
 
-def run(*args, env=None):
-    full_env = dict(os.environ)
-    full_env.update(env or {})
-    p = subprocess.run([CLGEMM, *args], capture_output=True, text=True, env=full_env,
-                       timeout=900)
-    return p.returncode, p.stdout, p.stderr
+run = runner(CLGEMM)
 
 
 def expect(cond, what, detail=''):

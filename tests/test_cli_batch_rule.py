@@ -7,19 +7,15 @@ test_cli.py checks the same rule mechanism for `auto` there.
 usage: test_cli_batch_rule.py PATH/TO/clgemm"""
 import json
 import os
-import subprocess
 import sys
 import tempfile
+
+from clgemm_run import runner
 
 CLGEMM = sys.argv[1]
 
 
-def run(*args, env=None):
-    full_env = dict(os.environ)
-    full_env.update(env or {})
-    p = subprocess.run([CLGEMM, *args], capture_output=True, text=True, env=full_env,
-                       timeout=900)
-    return p.returncode, p.stdout, p.stderr
+run = runner(CLGEMM)
 
 
 rc, out, err = run('--list-devices')
