@@ -150,7 +150,8 @@ def results_md(runs, root, out_path):
          'the run: before the restructuring, `tensor_core` on fp32 data ran '
          '`wgmma_tma_packed` and `tensor_core_tf32x3` ran `wgmma_tma_packed_tf32x3`.'),
         ('The general call: layouts, leading dimensions, batches', 'layouts', layouts_table,
-         'Every layout and transpose at 4096³, tight leading dimensions (`--ld-pad 0`) beside '
+         'Every layout and transpose at 4096³ and 8192³ (runs before 2026-11-25: 4096³ alone, '
+         'no f16), tight leading dimensions (`--ld-pad 0`) beside '
          'the padded default, and attention-sized strided batches (`bench/run.py layouts`); '
          'cuBLAS runs the same transposes (PyTorch views) and batches (`torch.bmm`); CLBlast '
          'the same call in fp32 (`CLBlastSgemm`, `CLBlastSgemmStridedBatched`).'),

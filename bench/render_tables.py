@@ -212,6 +212,7 @@ def quick_table(run):
 # The layouts preset's columns: (data type, algorithm, cuBLAS mode), as bench/run.py runs them.
 OPERAND_COLS = [('f32', 'auto', 'fp32', 'fp32 `auto`'), ('f32', 'tensor_core', 'tf32',
                                                          'TF32 `tensor_core`'),
+                ('f16', 'tensor_core', 'f16', 'f16 `tensor_core`'),
                 ('bf16', 'tensor_core', 'bf16', 'bf16 `tensor_core`')]
 
 
@@ -278,14 +279,20 @@ def operands_block(lrun, erun):
         lines.append('| %s |' % label + ''.join(' %s |' % cell(*c[:3]) for c in OPERAND_COLS))
     if lrun:
         every = [(l, t) for l in ('row', 'col') for t in ('NN', 'NT', 'TN', 'TT')]
-        add('row/col × NN, NT, TN, TT: slowest of fastest', lambda d, a, m: spread(
-            [operand_row(lrun, d, a, '4096', l, t) for l, t in every]))
-        def of_cublas(d, a, m):
-            got = [pct(c['gflops'], cublas_call(lrun, m, '4096', t)) for (l, t), c in
-                   ((lt, operand_row(lrun, d, a, '4096', *lt)) for lt in every) if c]
-            got = sorted((g for g in got if g != '–'), key=lambda x: int(x[:-1]))
-            return '%s–%s' % (got[0], got[-1]) if got else '–'
-        add('the same, of cuBLAS (same transposes)', of_cublas)
+        # 8192³ where the run has it (layouts runs before 2026-11-25 stop at 4096³)
+        squares = [s for s in ('4096', '8192') if any(
+            operand_row(lrun, 'f32', 'auto', s, l, t) for l, t in every)]
+        for size in squares:
+            at = '' if size == '4096' else ', %s³' % size
+            add('row/col × NN, NT, TN, TT%s: slowest of fastest' % at,
+                lambda d, a, m, size=size: spread(
+                    [operand_row(lrun, d, a, size, l, t) for l, t in every]))
+            def of_cublas(d, a, m, size=size):
+                got = [pct(c['gflops'], cublas_call(lrun, m, size, t)) for (l, t), c in
+                       ((lt, operand_row(lrun, d, a, size, *lt)) for lt in every) if c]
+                got = sorted((g for g in got if g != '–'), key=lambda x: int(x[:-1]))
+                return '%s–%s' % (got[0], got[-1]) if got else '–'
+            add('the same%s, of cuBLAS (same transposes)' % at, of_cublas)
         add('`--ld-pad 0`, 4095³: of the padded run', lambda d, a, m: pct(
             *[(c and c['gflops']) for c in (operand_row(lrun, d, a, '4095', ld_pad=0),
                                             operand_row(lrun, d, a, '4095'))]))

@@ -99,18 +99,18 @@ def preset_cases(preset, sizes=None):
                     Case('bf16_' + s, s, b16, dtype='bf16', cublas=('bf16',))]
         return out
     if preset == 'layouts':
-        # Every transpose and both layouts at 4096 (fp32 auto, TF32, bf16); tight leading
-        # dimensions at odd sizes; attention-sized strided batches.
+        # Every transpose and both layouts at 4096 and 8192 (fp32 auto, TF32, f16, bf16), as
+        # issue #16 asks; tight leading dimensions at odd sizes; attention-sized batches.
         out = []
-        for s in sizes or ['4096']:
+        for s in sizes or ['4096', '8192']:
             for layout in ('row', 'col'):
                 for t in ('NN', 'NT', 'TN', 'TT'):
                     flags = ['--layout', layout, '--trans', t]
                     tag = '%s_%s_%s' % (layout, t, s)
-                    out += [Case('f32_' + tag, s, ['auto', 'tensor_core'], flags=flags,
-                                 cublas=('fp32', 'tf32'), trans=t),
-                            Case('bf16_' + tag, s, ['tensor_core'], dtype='bf16', flags=flags,
-                                 cublas=('bf16',), trans=t)]
+                    out.append(Case('f32_' + tag, s, ['auto', 'tensor_core'], flags=flags,
+                                    cublas=('fp32', 'tf32'), trans=t))
+                    out += [Case('%s_%s' % (d, tag), s, ['tensor_core'], dtype=d, flags=flags,
+                                 cublas=(d,), trans=t) for d in ('f16', 'bf16')]
         for s in ['4095', '1000x3000x777']:
             for pad in ('0', None):
                 out.append(Case('f32_%s_ldpad%s' % (s, pad or 'default'), s,
