@@ -291,7 +291,9 @@ def operands_block(lrun, erun):
                 got = [pct(c['gflops'], cublas_call(lrun, m, size, t)) for (l, t), c in
                        ((lt, operand_row(lrun, d, a, size, *lt)) for lt in every) if c]
                 got = sorted((g for g in got if g != '–'), key=lambda x: int(x[:-1]))
-                return '%s–%s' % (got[0], got[-1]) if got else '–'
+                if not got:
+                    return '–'
+                return got[0] if got[0] == got[-1] else '%s–%s' % (got[0], got[-1])
             add('the same%s, of cuBLAS (same transposes)' % at, of_cublas)
         add('`--ld-pad 0`, 4095³: of the padded run', lambda d, a, m: pct(
             *[(c and c['gflops']) for c in (operand_row(lrun, d, a, '4095', ld_pad=0),
