@@ -184,8 +184,10 @@ int main(int argc, char **argv)
                    { "skinny:BM=16,RN=4", CLGEMM_BF16 },
                    { "warp_tiled", CLGEMM_F32 },
                    { "mma", CLGEMM_BF16 } };
-    /* quick: mma's 16-bit C (the last) is left to the full run */
-    const size_t nstores = sizeof stores / sizeof stores[0] - (full ? 0 : 1);
+    /* quick: step 7's and mma's 16-bit C (the last two: their PTX conversion runs only on
+     * NVIDIA, which runs the full form; four cold PoCL builds the README's five minutes
+     * cannot spare) are left to the full run */
+    const size_t nstores = sizeof stores / sizeof stores[0] - (full ? 0 : 2);
     for (size_t f = 0; f < nstores; f++)
         if (clgemm_algorithm_has_dtype(stores[f].form, stores[f].data)) {
             failed += c16_matches(ctx, stores[f].form, stores[f].data, CLGEMM_F16);
