@@ -12,6 +12,22 @@ root=$1
 . "$root/tests/ptxas_common.sh"  # clang, ptxas, $tmp with prelude.h, expand()
 { cat "$tmp/prelude.h"; expand 08_mma.cl; } > "$tmp/k.cl"
 fail=0
+# nvcl IN OUT PARAMS...: the kernel to PTX for sm_80, with the define the host adds on sm_80+.
+# "inline" as static inline: clang may keep a plain C99 inline function out of line, without
+# a definition to link.  asm: clang's OpenCL mode spells it __asm__.
+nvcl() {
+    local in=$1 out=$2; shift 2
+    "$clang" -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -march=sm_80 -O3 -S \
+        -Xclang -finclude-default-header -Dasm=__asm__ "-Dinline=static inline" \
+        -DCLGEMM_NV_SM80=1 "$@" -o "$out" "$in" 2> "$tmp/err"
+}
+# cvt_of PARAMS: the pair conversion a 16-bit C of that build must store through (none for fp32)
+cvt_of() {
+    case $1 in
+        *GEMM_CTYPE=1*) echo cvt.rn.f16x2.f32 ;;
+        *GEMM_CTYPE=2*) echo cvt.rn.bf16x2.f32 ;;
+    esac
+}
 # fp32 data (DTYPE=0): the registry's tile (64 x 32 warp tiles), the 64 x 64 one, both with
 # and without ldmatrix, tf32x3, and a warp tile with an odd number of n-tiles (ldmatrix .x2);
 # 16-bit data (DTYPE=1 f16, 2 bf16): the registry's tile (64 x 64 warp tiles, BK 32), the
@@ -24,11 +40,7 @@ for params in "-DDTYPE=0 -DWM=64 -DWN=32 -DTM=16 -DTN=4" "-DDTYPE=0 -DWM=64 -DWN
         "-DDTYPE=1" "-DDTYPE=2 -DBM=32 -DBN=32 -DBK=64 -DWM=16 -DWN=16 -DTM=8 -DTN=1" \
         "-DDTYPE=2 -DBK=32 -DWM=64 -DWN=64 -DTM=32 -DTN=4 -DGEMM_CTYPE=2 -DGEMM_EPILOGUE=5" \
         "-DDTYPE=0 -DWM=64 -DWN=32 -DTM=16 -DTN=4 -DGEMM_CTYPE=1 -DGEMM_EPILOGUE=3 -DGEMM_BIAS_ROWS=1"; do
-    # "inline" as static inline: clang may keep a plain C99 inline function out of line,
-    # without a definition to link.  asm: clang's OpenCL mode spells it __asm__.
-    if ! "$clang" -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -march=sm_80 -O3 -S \
-            -Xclang -finclude-default-header -Dasm=__asm__ "-Dinline=static inline" -DGEMM_BATCHED=1 \
-            -DCLGEMM_NV_SM80=1 $params -o "$tmp/k.ptx" "$tmp/k.cl" 2> "$tmp/err"; then
+    if ! nvcl "$tmp/k.cl" "$tmp/k.ptx" -DGEMM_BATCHED=1 $params; then
         echo "FAIL [$params] clang:"; head -20 "$tmp/err"; fail=1; continue
     fi
     case $params in
@@ -43,11 +55,7 @@ for params in "-DDTYPE=0 -DWM=64 -DWN=32 -DTM=16 -DTN=4" "-DDTYPE=0 -DWM=64 -DWN
     grep -q "mma.sync.aligned.$mma" "$tmp/k.ptx" ||
         { echo "FAIL [$params] no mma.sync.aligned.$mma in the PTX"; fail=1; continue; }
     # a 16-bit C: rounded by PTX's pair conversion (the host defines CLGEMM_NV_SM80 on sm_80+)
-    case $params in
-        *GEMM_CTYPE=1*) cvt=cvt.rn.f16x2.f32 ;;
-        *GEMM_CTYPE=2*) cvt=cvt.rn.bf16x2.f32 ;;
-        *) cvt= ;;
-    esac
+    cvt=$(cvt_of "$params")
     [ -z "$cvt" ] || grep -q "$cvt" "$tmp/k.ptx" ||
         { echo "FAIL [$params] no $cvt in the PTX"; fail=1; continue; }
     # the problem of a strided batch, from dimension 2 of the grid (GEMM_BATCH_ENTRY, in the
@@ -75,10 +83,8 @@ done
 { cat "$tmp/prelude.h"; echo '#define fma(a, b, c) ((a) * (b) + (c))'; expand 07_warp_tiled.cl
 } > "$tmp/k7.cl"
 for params in "-DGEMM_CTYPE=1" "-DGEMM_CTYPE=2 -DGEMM_EPILOGUE=4 -DGEMM_TRANS_B=1"; do
-    case $params in *GEMM_CTYPE=1*) cvt=cvt.rn.f16x2.f32 ;; *) cvt=cvt.rn.bf16x2.f32 ;; esac
-    if ! "$clang" -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -march=sm_80 -O3 -S \
-            -Xclang -finclude-default-header -Dasm=__asm__ "-Dinline=static inline" \
-            -DCLGEMM_NV_SM80=1 $params -o "$tmp/k7.ptx" "$tmp/k7.cl" 2> "$tmp/err"; then
+    cvt=$(cvt_of "$params")
+    if ! nvcl "$tmp/k7.cl" "$tmp/k7.ptx" $params; then
         echo "FAIL [07_warp_tiled.cl $params] clang:"; head -20 "$tmp/err"; fail=1; continue
     fi
     grep -q "$cvt" "$tmp/k7.ptx" ||
