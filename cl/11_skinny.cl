@@ -52,6 +52,9 @@
  *   RN      NT: columns of C per work-item (NN: always one vector of VEC columns)
  *   BM      rows of A and C per group (partial sums per column in registers)
  *   UNROLL  blocks of k whose loads of B are issued before the first is used
+ *   PIPE    NT: 1 issues the next UNROLL blocks' loads of B before this block's FMAs
+ *   AL      NT: 0 reads A through the cache; else A is staged in local memory AL values of k
+ *           at a time (a multiple of KT * VEC), all BM rows, read there by every column
  * BN, the columns per group: NT WG·RN/KT, NN WG·VEC/KT. */
 #ifndef DTYPE
 #define DTYPE 0
@@ -70,6 +73,12 @@
 #endif
 #ifndef UNROLL
 #define UNROLL 4
+#endif
+#ifndef PIPE
+#define PIPE 0
+#endif
+#ifndef AL
+#define AL 0
 #endif
 
 /* ---- 16 bytes of A or B, widened to fp32 ----------------------------------------------- */
@@ -113,6 +122,10 @@ inline float sk_scalar(const sk_elem x) { return as_float((uint)x << 16); }
 #endif
 #if BM < 1 || KT < 1 || RN < 1 || UNROLL < 1
 #error "gemm_skinny: BM, KT, RN and UNROLL must be at least 1"
+#endif
+#define SK_CV (AL / VEC) /* AL: vectors of k per staged chunk of A */
+#if AL < 0 || AL % VEC != 0 || SK_CV % KT != 0 || PIPE < 0 || PIPE > 1
+#error "gemm_skinny: AL must be a multiple of KT * VEC (B stored N x K only); PIPE is 0 or 1"
 #endif
 #define SK_RED_LD (BN + 1) /* floats per lane's row of the reduction: odd, so no conflicts */
 
@@ -192,42 +205,83 @@ void gemm_skinny(const int M, const int N, const int K, const float alpha,
     for (int r = 0; r < RN; ++r)
         b[r] = B + offB + min(col0 + team * RN + r, N - 1) * ldb;
 
-    int kb = lane;
-    for (; kb + (UNROLL - 1) * KT < kv; kb += UNROLL * KT) {
-        sk_raw bv[UNROLL][RN];
+#if AL
+    /* A staged in local memory, AL values of k at a time for all BM rows (see the top). */
+    __local sk_raw a_loc[BM * SK_CV];
+    for (int c0 = 0; c0 < kv; c0 += SK_CV) {
+        const int kend = min(kv, c0 + SK_CV);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int i = tid; i < BM * (kend - c0); i += WG) {
+            const int m = i / (kend - c0), j = i - m * (kend - c0);
+            a_loc[m * SK_CV + j] = sk_load(A + min(m, rows - 1) * lda + (c0 + j) * VEC);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+#define SK_A(m, k) a_loc[(m) * SK_CV + (k) - c0]
+#else
+    {
+        const int c0 = 0, kend = kv;
+#define SK_A(m, k) sk_load(A + min(m, rows - 1) * lda + (k) * VEC)
+#endif
+        int kb = c0 + lane;
+#if PIPE
+        /* The next block's loads are issued before this block's FMAs, so that a work-item
+         * always has a block of B in flight while it computes (the last block reloads
+         * itself: valid addresses, a wasted hit in the cache). */
+        sk_raw bn[UNROLL][RN];
+        if (kb + (UNROLL - 1) * KT < kend)
 #pragma unroll
-        for (int u = 0; u < UNROLL; ++u)
+            for (int u = 0; u < UNROLL; ++u)
 #pragma unroll
-            for (int r = 0; r < RN; ++r)
-                bv[u][r] = sk_load(b[r] + (kb + u * KT) * VEC);
+                for (int r = 0; r < RN; ++r)
+                    bn[u][r] = sk_load(b[r] + (kb + u * KT) * VEC);
+#endif
+        for (; kb + (UNROLL - 1) * KT < kend; kb += UNROLL * KT) {
+            sk_raw bv[UNROLL][RN];
+#if PIPE
+            const int kn = kb + (2 * UNROLL - 1) * KT < kend ? kb + UNROLL * KT : kb;
 #pragma unroll
-        for (int u = 0; u < UNROLL; ++u) {
+            for (int u = 0; u < UNROLL; ++u)
+#pragma unroll
+                for (int r = 0; r < RN; ++r) {
+                    bv[u][r] = bn[u][r];
+                    bn[u][r] = sk_load(b[r] + (kn + u * KT) * VEC);
+                }
+#else
+#pragma unroll
+            for (int u = 0; u < UNROLL; ++u)
+#pragma unroll
+                for (int r = 0; r < RN; ++r)
+                    bv[u][r] = sk_load(b[r] + (kb + u * KT) * VEC);
+#endif
+#pragma unroll
+            for (int u = 0; u < UNROLL; ++u) {
+                sk_vec bw[RN];
+#pragma unroll
+                for (int r = 0; r < RN; ++r)
+                    bw[r] = sk_widen(bv[u][r]);
+#pragma unroll
+                for (int m = 0; m < BM; ++m) {
+                    const sk_vec a = sk_widen(SK_A(m, kb + u * KT));
+#pragma unroll
+                    for (int r = 0; r < RN; ++r)
+                        acc[m][r] = sk_dot(acc[m][r], a, bw[r]);
+                }
+            }
+        }
+        for (; kb < kend; kb += KT) {
             sk_vec bw[RN];
 #pragma unroll
             for (int r = 0; r < RN; ++r)
-                bw[r] = sk_widen(bv[u][r]);
+                bw[r] = sk_widen(sk_load(b[r] + kb * VEC));
 #pragma unroll
             for (int m = 0; m < BM; ++m) {
-                const sk_vec a =
-                    sk_widen(sk_load(A + min(m, rows - 1) * lda + (kb + u * KT) * VEC));
+                const sk_vec a = sk_widen(SK_A(m, kb));
 #pragma unroll
                 for (int r = 0; r < RN; ++r)
                     acc[m][r] = sk_dot(acc[m][r], a, bw[r]);
             }
         }
-    }
-    for (; kb < kv; kb += KT) {
-        sk_vec bw[RN];
-#pragma unroll
-        for (int r = 0; r < RN; ++r)
-            bw[r] = sk_widen(sk_load(b[r] + kb * VEC));
-#pragma unroll
-        for (int m = 0; m < BM; ++m) {
-            const sk_vec a = sk_widen(sk_load(A + min(m, rows - 1) * lda + kb * VEC));
-#pragma unroll
-            for (int r = 0; r < RN; ++r)
-                acc[m][r] = sk_dot(acc[m][r], a, bw[r]);
-        }
+#undef SK_A
     }
     /* The last K % VEC values, by the lane whose turn the next vector would have been. */
     if (lane == kv % KT)

@@ -134,9 +134,9 @@ static const variant variants[] = {
     /* Step 11: any device; fp32 arithmetic on every element type.  B is read as stored, K x N
      * or N x K (X W^T); a transposed A (small) is packed; C is stored element by element. */
     { "skinny", DT_F32, NEED_NONE, "opencl", "11_skinny.cl", "gemm_skinny", CL12, "fp32",
-      SKINNY, "", LAUNCH_GROUPS, PREPASS_NONE, false, true, 4, TRANS_B | C_ANY },
+      SKINNY, "PIPE AL", LAUNCH_GROUPS, PREPASS_NONE, false, true, 4, TRANS_B | C_ANY },
     { "skinny", DT_16BIT, NEED_NONE, "opencl", "11_skinny.cl", "gemm_skinny", CL12, NULL,
-      SKINNY, "", LAUNCH_GROUPS, PREPASS_NONE, false, true, 8, TRANS_B | C_ANY },
+      SKINNY, "PIPE AL", LAUNCH_GROUPS, PREPASS_NONE, false, true, 8, TRANS_B | C_ANY },
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
