@@ -1,4 +1,5 @@
 #include "common.h"
+#include "skinny_ksplit.h"
 
 /* Step 11: skinny products, a weight stream (small M, long K).
  *
@@ -171,16 +172,29 @@ inline sk_vec sk_load_part(__global const sk_elem *p, const int valid)
 }
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void gemm_skinny(const int M, const int N, const int K, const float alpha,
+void gemm_skinny(const int M, const int N, const int Kall, const float alpha,
                  __global const sk_elem *restrict A, const int offA, const int lda,
                  __global const sk_elem *restrict B, const int offB, const int ldb,
                  const float beta,
                  __global gemm_c_t *restrict C, const int offC, const int ldc,
                  __global const gemm_c_t *restrict bias, const int offBias,
-                 const int strideA, const int strideB, const int strideC)
+                 const int strideA, const int strideB, const int strideC,
+                 const int kslice, __global float *restrict partials, const int ldp,
+                 __global int *restrict tile_counts)
 {
     GEMM_BATCH_ENTRY(A, B, C);
     __local float red[KT * SK_RED_LD];
+#if GEMM_KSPLIT
+    /* Slice kpart of K, as if the call were that slice alone (cl/skinny_ksplit.h). */
+    __local int sk_last_[1];
+    const int kpart = get_group_id(2), K = min(kslice, Kall - kpart * kslice);
+    A += kpart * kslice;
+    B += GEMM_TRANS_B ? (size_t)kpart * kslice : (size_t)kpart * kslice * ldb;
+#define SK_PUT(r, c, v) SK_PUT_PART(r, c, v)
+#else
+    const int K = Kall;
+#define SK_PUT(r, c, v) gemm_store1(C, ldc, bias, r, c, v, alpha, beta)
+#endif
 
     const int tid = get_local_id(0);
     const int row0 = get_group_id(1) * BM, col0 = get_group_id(0) * BN;
@@ -366,8 +380,11 @@ void gemm_skinny(const int M, const int N, const int K, const float alpha,
             float sum = red[c];
             for (int l = 1; l < KT; ++l)
                 sum += red[l * SK_RED_LD + c];
-            gemm_store1(C, ldc, bias, m, c, sum, alpha, beta);
+            SK_PUT(m, c, sum);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+#if GEMM_KSPLIT
+    SK_KSPLIT_FINISH();
+#endif
 }

@@ -337,6 +337,12 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), ks ? &ks->counts : NULL));
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &batch->count));
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_int), &cmap));
+    } else if (plan->variant->split_in_launch) { /* cl/skinny_ksplit.h, read if built so */
+        const int len = ks ? ks->len : s.K, ldp = ks ? ks->ldp : 0;
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &len));
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), ks ? &ks->partials : NULL));
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &ldp));
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), ks ? &ks->counts : NULL));
     }
     /* After set_maps (which only needs the packed buffers' addresses), so that the timing
      * bracket holds the pre-pass and not the one-work-item kernel. */

@@ -189,8 +189,9 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
     const bool read_t = params_get(&plan->params, "READT", 1) != 0;
     plan->build.trans_a = asked.trans_a && (v->trans & TRANS_A) && read_t;
     plan->build.trans_b = asked.trans_b && (v->trans & TRANS_B) && read_t;
-    /* Step 10 splits in its own launch (cl/mma/tma_ksplit.h); the others as a batch. */
-    plan->ksplit_fused = plan->splitk > 1 && v->tma;
+    /* Steps 10 and 11 split in their own launch (cl/mma/tma_ksplit.h, cl/skinny_ksplit.h);
+     * the others as a batch. */
+    plan->ksplit_fused = plan->splitk > 1 && v->split_in_launch;
     if (plan->splitk > 1 && !plan->ksplit_fused)
         plan->batched = plan->build.batched = true;
     plan->bm = (int)params_get(&plan->params, "BM", 1);

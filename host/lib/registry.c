@@ -51,7 +51,7 @@ static const algo_def algorithms[] = {
 /* trans: the transposed operands the kernel reads where they lie (registry.h) */
 #define SIMT_T(name, file, kernel, defaults, extra, launch, ld, trans)                      \
     { name, DT_F32, NEED_NONE, "opencl", file, kernel, CL12, "fp32", defaults, extra, launch, \
-      PREPASS_NONE, false, true, ld, trans }
+      PREPASS_NONE, false, true, ld, trans, false }
 #define SIMT(name, file, kernel, defaults, extra, launch, ld)                               \
     SIMT_T(name, file, kernel, defaults, extra, launch, ld, 0)
 
@@ -81,35 +81,35 @@ static const variant variants[] = {
     /* Step 8: NVIDIA first, then the other vendors' doors (compile-tested only, see
      * docs/vendors.md), then the emulation. */
     { "mma", DT_F32, NEED_NV_SM80, "nvidia mma.sync", "08_mma.cl", "gemm_mma", CL12, "tf32",
-      MMA_F32, MMA_F32_KEYS, LAUNCH_TILE, PREPASS_NONE, false, true, 4, 0 },
+      MMA_F32, MMA_F32_KEYS, LAUNCH_TILE, PREPASS_NONE, false, true, 4, 0, false },
     { "mma", DT_16BIT, NEED_NV_SM80, "nvidia mma.sync", "08_mma.cl", "gemm_mma", CL12, NULL,
-      MMA_16, "APAD BPAD", LAUNCH_TILE, PREPASS_NONE, false, true, 8, 0 },
+      MMA_16, "APAD BPAD", LAUNCH_TILE, PREPASS_NONE, false, true, 8, 0, false },
     { "mma", DT_F32, NEED_INTEL_DPAS_SG16, "intel dpas", "vendor/intel_dpas.cl", "gemm_mma",
-      CL20 " -DSG=16", "f16", VENDOR_F32, "", LAUNCH_TILE, PREPASS_NONE, false, true, 4, 0 },
+      CL20 " -DSG=16", "f16", VENDOR_F32, "", LAUNCH_TILE, PREPASS_NONE, false, true, 4, 0, false },
     { "mma", DT_F32, NEED_INTEL_DPAS_SG8, "intel dpas", "vendor/intel_dpas.cl", "gemm_mma",
-      CL20, "f16", VENDOR_F32, "", LAUNCH_TILE, PREPASS_NONE, false, true, 4, 0 },
+      CL20, "f16", VENDOR_F32, "", LAUNCH_TILE, PREPASS_NONE, false, true, 4, 0, false },
     { "mma", DT_16BIT, NEED_INTEL_DPAS_SG16, "intel dpas", "vendor/intel_dpas.cl", "gemm_mma",
       CL20 " -DSG=16", NULL, "BM=128 BN=128 BK=32 TM=16 TN=4", "", LAUNCH_TILE, PREPASS_NONE,
-      false, true, 8, 0 },
+      false, true, 8, 0, false },
     { "mma", DT_16BIT, NEED_INTEL_DPAS_SG8, "intel dpas", "vendor/intel_dpas.cl", "gemm_mma",
       CL20, NULL, "BM=128 BN=128 BK=32 TM=16 TN=4", "", LAUNCH_TILE, PREPASS_NONE, false, true,
-      8, 0 },
+      8, 0, false },
     { "mma", DT_F32, NEED_AMD_MFMA, "amd mfma", "vendor/amd_matrix.cl", "gemm_mma", CL20, "fp32",
-      VENDOR_F32, "", LAUNCH_TILE, PREPASS_NONE, false, true, 4, 0 },
+      VENDOR_F32, "", LAUNCH_TILE, PREPASS_NONE, false, true, 4, 0, false },
     { "mma", DT_F32, NEED_AMD_WMMA, "amd wmma", "vendor/amd_matrix.cl", "gemm_mma", CL20, "f16",
-      VENDOR_F32, "", LAUNCH_TILE, PREPASS_NONE, false, true, 4, 0 },
+      VENDOR_F32, "", LAUNCH_TILE, PREPASS_NONE, false, true, 4, 0, false },
     { "mma", DT_16BIT, NEED_AMD_WMMA, "amd wmma", "vendor/amd_matrix.cl", "gemm_mma", CL20, NULL,
-      "BM=64 BN=64 BK=32 TM=4 TN=4", "", LAUNCH_TILE, PREPASS_NONE, false, true, 8, 0 },
+      "BM=64 BN=64 BK=32 TM=4 TN=4", "", LAUNCH_TILE, PREPASS_NONE, false, true, 8, 0, false },
     { "mma", DT_F32, NEED_EMULATION, "emulated mma.sync", "08_mma.cl", "gemm_mma", EMU_MMA,
-      "tf32", MMA_F32, MMA_F32_KEYS, LAUNCH_TILE, PREPASS_NONE, false, true, 4, 0 },
+      "tf32", MMA_F32, MMA_F32_KEYS, LAUNCH_TILE, PREPASS_NONE, false, true, 4, 0, false },
     { "mma", DT_16BIT, NEED_EMULATION, "emulated mma.sync", "08_mma.cl", "gemm_mma", EMU_MMA,
-      NULL, MMA_16, "APAD BPAD", LAUNCH_TILE, PREPASS_NONE, false, true, 8, 0 },
+      NULL, MMA_16, "APAD BPAD", LAUNCH_TILE, PREPASS_NONE, false, true, 8, 0, false },
 
     /* Step 9: 16-bit data only (fp32 data runs step 10's TF32 form). */
     { "wgmma", DT_16BIT, NEED_NV_SM90, "nvidia wgmma (sm_90a)", "09_wgmma.cl", "gemm_wgmma",
-      SM90A, NULL, WGMMA_16, "", LAUNCH_WARPGROUPS, PREPASS_NONE, false, true, 8, 0 },
+      SM90A, NULL, WGMMA_16, "", LAUNCH_WARPGROUPS, PREPASS_NONE, false, true, 8, 0, false },
     { "wgmma", DT_16BIT, NEED_EMULATION, "emulated wgmma", "09_wgmma.cl", "gemm_wgmma",
-      EMU_WGMMA, NULL, WGMMA_16, "", LAUNCH_WARPGROUPS, PREPASS_NONE, false, true, 8, 0 },
+      EMU_WGMMA, NULL, WGMMA_16, "", LAUNCH_WARPGROUPS, PREPASS_NONE, false, true, 8, 0, false },
 
     /* Step 10: 16-bit operands read where they lie, transposed or not (TMA boxes and wgmma
      * transpose immediates; TMA needs their rows on 16 bytes); fp32 data as TF32 through the
@@ -118,25 +118,26 @@ static const variant variants[] = {
      * batch is one launch (3-D tensor maps; the TF32 pre-pass packs every problem in one). */
     { "wgmma_tma", DT_16BIT, NEED_NV_SM90_TMA, "nvidia wgmma+tma (sm_90a)", "10_wgmma_tma.cl",
       "gemm_wgmma_tma", SM90A, NULL, TMA_16, "STAGED PERSIST TSTORE",
-      LAUNCH_WARPGROUPS_PRODUCER, PREPASS_NONE, true, true, 8, TRANS_A | TRANS_B | C_ANY },
+      LAUNCH_WARPGROUPS_PRODUCER, PREPASS_NONE, true, true, 8, TRANS_A | TRANS_B | C_ANY, true },
     { "wgmma_tma", DT_F32, NEED_NV_SM90_TMA, "nvidia wgmma+tma (sm_90a)", "10_wgmma_tma.cl",
       "gemm_wgmma_tma", SM90A, "tf32", TMA_F32,
       "SPLIT PROMOTE INFLIGHT STAGED ROUNDER PERSIST TSTORE", LAUNCH_WARPGROUPS_PRODUCER,
-      PREPASS_TF32_PACK, true, true, 1, TRANS_A | TRANS_B | C_ANY },
+      PREPASS_TF32_PACK, true, true, 1, TRANS_A | TRANS_B | C_ANY, true },
     { "wgmma_tma", DT_16BIT, NEED_EMULATION, "emulated wgmma+tma", "10_wgmma_tma.cl",
       "gemm_wgmma_tma", EMU_WGMMA, NULL, TMA_16, "STAGED PERSIST TSTORE",
-      LAUNCH_WARPGROUPS_PRODUCER, PREPASS_NONE, true, true, 8, TRANS_A | TRANS_B | C_ANY },
+      LAUNCH_WARPGROUPS_PRODUCER, PREPASS_NONE, true, true, 8, TRANS_A | TRANS_B | C_ANY, true },
     { "wgmma_tma", DT_F32, NEED_EMULATION, "emulated wgmma+tma", "10_wgmma_tma.cl",
       "gemm_wgmma_tma", EMU_WGMMA, "tf32", TMA_F32,
       "SPLIT PROMOTE INFLIGHT STAGED ROUNDER PERSIST TSTORE", LAUNCH_WARPGROUPS_PRODUCER,
-      PREPASS_TF32_PACK, true, true, 1, TRANS_A | TRANS_B | C_ANY },
+      PREPASS_TF32_PACK, true, true, 1, TRANS_A | TRANS_B | C_ANY, true },
 
     /* Step 11: any device; fp32 arithmetic on every element type.  B is read as stored, K x N
-     * or N x K (X W^T); a transposed A (small) is packed; C is stored element by element. */
+     * or N x K (X W^T); a transposed A (small) is packed; C is stored element by element; a
+     * split of K sums itself in the same launch (cl/skinny_ksplit.h). */
     { "skinny", DT_F32, NEED_NONE, "opencl", "11_skinny.cl", "gemm_skinny", CL12, "fp32",
-      SKINNY, "PIPE AL", LAUNCH_GROUPS, PREPASS_NONE, false, true, 4, TRANS_B | C_ANY },
+      SKINNY, "PIPE AL", LAUNCH_GROUPS, PREPASS_NONE, false, true, 4, TRANS_B | C_ANY, true },
     { "skinny", DT_16BIT, NEED_NONE, "opencl", "11_skinny.cl", "gemm_skinny", CL12, NULL,
-      SKINNY, "PIPE AL", LAUNCH_GROUPS, PREPASS_NONE, false, true, 8, TRANS_B | C_ANY },
+      SKINNY, "PIPE AL", LAUNCH_GROUPS, PREPASS_NONE, false, true, 8, TRANS_B | C_ANY, true },
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

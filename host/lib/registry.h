@@ -74,6 +74,9 @@ typedef struct variant {
     unsigned trans;        /* TRANS_A / TRANS_B: the transposed operands it reads where they
                               lie (built with GEMM_TRANS_A/B, gemm.h); others are packed.
                               C_ANY: C in place at any offset and ldc, not ld_multiple's */
+    bool split_in_launch;  /* a split of K runs in one launch that sums the slices itself
+                              (GEMM_KSPLIT: step 10 takes its arguments after the tensor maps,
+                              others kslice, partials, ldp, tile_counts after the strides) */
 } variant;
 
 #define TRANS_A 1u

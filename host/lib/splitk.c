@@ -63,15 +63,16 @@ int splitk_slices(const gemm_plan *plan, int K, int *ks)
         return 0;
     /* Even a K too short to cut goes through the reduction (as one slice): the plan's kernel
      * was built plain and cannot store C's type or its epilogue itself.  Step 10's slices
-     * are whole K slices of its own (BK), so that no TMA box reads into the next one. */
+     * are whole K slices of its own (BK), so that no TMA box reads into the next one; the
+     * others' are multiples of 8, so that every slice keeps its operands' 16-byte vectors. */
     const long long len = ((long long)K + plan->splitk - 1) / plan->splitk;
-    const int unit = plan->ksplit_fused ? plan->bk : 8;
+    const int unit = plan->variant->tma ? plan->bk : 8;
     *ks = (int)((len + unit - 1) / unit * unit);
     return (int)((K + *ks - 1) / *ks);
 }
 
-/* Step 10's split: one launch (cl/mma/tma_ksplit.h), partial products and block counts in
- * the plan's scratch. */
+/* Step 10's and 11's split: one launch (cl/mma/tma_ksplit.h, cl/skinny_ksplit.h), partial
+ * products and block counts in the plan's scratch. */
 static int fused_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,
                          gemm_operand A, gemm_operand B, float beta, gemm_operand C,
                          gemm_operand bias, cl_event *first, cl_event *last, errbuf *e)
