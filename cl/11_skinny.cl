@@ -53,9 +53,8 @@
  *   RN      NT: columns of C per work-item (NN: always one vector of VEC columns)
  *   BM      rows of A and C per group (partial sums per column in registers)
  *   UNROLL  blocks of k whose loads of B are issued before the first is used
- *   PIPE    NT: 1 issues the next UNROLL blocks' loads of B before this block's FMAs
- *   AL      NT: 0 reads A through the cache; else A is staged in local memory AL values of k
- *           at a time (a multiple of KT * VEC), all BM rows, read there by every column
+ *   AL      0: A is read through the cache; else it is staged in local memory, AL values
+ *           of k (a multiple of KT * VEC) of all BM rows at a time, and read there
  * BN, the columns per group: NT WG·RN/KT, NN WG·VEC/KT. */
 #ifndef DTYPE
 #define DTYPE 0
@@ -74,9 +73,6 @@
 #endif
 #ifndef UNROLL
 #define UNROLL 4
-#endif
-#ifndef PIPE
-#define PIPE 0
 #endif
 #ifndef AL
 #define AL 0
@@ -125,8 +121,8 @@ inline float sk_scalar(const sk_elem x) { return as_float((uint)x << 16); }
 #error "gemm_skinny: BM, KT, RN and UNROLL must be at least 1"
 #endif
 #define SK_CV (AL / VEC) /* AL: vectors of k per staged chunk of A */
-#if AL < 0 || AL % VEC != 0 || SK_CV % KT != 0 || PIPE < 0 || PIPE > 1
-#error "gemm_skinny: AL must be a multiple of KT * VEC (B stored N x K only); PIPE is 0 or 1"
+#if AL < 0 || AL % VEC != 0 || SK_CV % KT != 0
+#error "gemm_skinny: AL must be a multiple of KT * VEC"
 #endif
 #define SK_RED_LD (BN + 1) /* floats per lane's row of the reduction: odd, so no conflicts */
 
@@ -211,6 +207,31 @@ void gemm_skinny(const int M, const int N, const int Kall, const float alpha,
         for (int o = 0; o < SK_OWN; ++o)
             acc[m][o] = 0.0f;
 
+    /* K in chunks of SK_CHUNK vectors: with AL, each chunk of A (all BM rows) is first
+     * staged in local memory by the whole group; without, one chunk is all of K and A comes
+     * through the cache.  SK_CV is a multiple of KT, so lane l still takes the vectors
+     * l, l + KT, ... in order: the same sums, bit for bit, either way. */
+#if AL
+#define SK_CHUNK SK_CV
+    __local sk_raw a_loc[BM * SK_CV];
+#define SK_STAGE_A()                                                                         \
+    do {                                                                                     \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                        \
+        for (int i_ = tid; i_ < BM * (kend - c0); i_ += WG) {                                \
+            const int m_ = i_ / (kend - c0), j_ = i_ - m_ * (kend - c0);                     \
+            a_loc[m_ * SK_CV + j_] = sk_load(A + min(m_, rows - 1) * lda + (c0 + j_) * VEC); \
+        }                                                                                    \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                        \
+    } while (0)
+#define SK_A(m, k) a_loc[(m) * SK_CV + (k) - c0] /* 16 bytes of row m at vector k */
+#define SK_A1(m, k) sk_scalar(((__local const sk_elem *)a_loc)[(m) * AL + (k) - c0 * VEC])
+#else
+#define SK_CHUNK kv
+#define SK_STAGE_A() do { } while (0)
+#define SK_A(m, k) sk_load(A + min(m, rows - 1) * lda + (k) * VEC)
+#define SK_A1(m, k) sk_scalar(A[min(m, rows - 1) * lda + (k)]) /* one value of row m at k */
+#endif
+
 #if GEMM_TRANS_B
     /* ---- NT: lane walks k along RN rows of B (columns of C), team * RN is the first ---- */
     const int lane = tid % KT, team = tid / KT;
@@ -219,54 +240,17 @@ void gemm_skinny(const int M, const int N, const int Kall, const float alpha,
     for (int r = 0; r < RN; ++r)
         b[r] = B + offB + min(col0 + team * RN + r, N - 1) * ldb;
 
-#if AL
-    /* A staged in local memory, AL values of k at a time for all BM rows (see the top). */
-    __local sk_raw a_loc[BM * SK_CV];
-    for (int c0 = 0; c0 < kv; c0 += SK_CV) {
-        const int kend = min(kv, c0 + SK_CV);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (int i = tid; i < BM * (kend - c0); i += WG) {
-            const int m = i / (kend - c0), j = i - m * (kend - c0);
-            a_loc[m * SK_CV + j] = sk_load(A + min(m, rows - 1) * lda + (c0 + j) * VEC);
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-#define SK_A(m, k) a_loc[(m) * SK_CV + (k) - c0]
-#else
-    {
-        const int c0 = 0, kend = kv;
-#define SK_A(m, k) sk_load(A + min(m, rows - 1) * lda + (k) * VEC)
-#endif
+    for (int c0 = 0; c0 < kv; c0 += SK_CHUNK) {
+        const int kend = min(kv, c0 + SK_CHUNK);
+        SK_STAGE_A();
         int kb = c0 + lane;
-#if PIPE
-        /* The next block's loads are issued before this block's FMAs, so that a work-item
-         * always has a block of B in flight while it computes (the last block reloads
-         * itself: valid addresses, a wasted hit in the cache). */
-        sk_raw bn[UNROLL][RN];
-        if (kb + (UNROLL - 1) * KT < kend)
-#pragma unroll
-            for (int u = 0; u < UNROLL; ++u)
-#pragma unroll
-                for (int r = 0; r < RN; ++r)
-                    bn[u][r] = sk_load(b[r] + (kb + u * KT) * VEC);
-#endif
         for (; kb + (UNROLL - 1) * KT < kend; kb += UNROLL * KT) {
             sk_raw bv[UNROLL][RN];
-#if PIPE
-            const int kn = kb + (2 * UNROLL - 1) * KT < kend ? kb + UNROLL * KT : kb;
-#pragma unroll
-            for (int u = 0; u < UNROLL; ++u)
-#pragma unroll
-                for (int r = 0; r < RN; ++r) {
-                    bv[u][r] = bn[u][r];
-                    bn[u][r] = sk_load(b[r] + (kn + u * KT) * VEC);
-                }
-#else
 #pragma unroll
             for (int u = 0; u < UNROLL; ++u)
 #pragma unroll
                 for (int r = 0; r < RN; ++r)
                     bv[u][r] = sk_load(b[r] + (kb + u * KT) * VEC);
-#endif
 #pragma unroll
             for (int u = 0; u < UNROLL; ++u) {
                 sk_vec bw[RN];
@@ -295,7 +279,6 @@ void gemm_skinny(const int M, const int N, const int Kall, const float alpha,
                     acc[m][r] = sk_dot(acc[m][r], a, bw[r]);
             }
         }
-#undef SK_A
     }
     /* The last K % VEC values, by the lane whose turn the next vector would have been. */
     if (lane == kv % KT)
@@ -317,42 +300,46 @@ void gemm_skinny(const int M, const int N, const int Kall, const float alpha,
 
     /* One row of VEC columns (k = kb * VEC + j) against the BM values of A at that k: each
      * value of A is read once per row and meets VEC columns. */
-#define SK_NN_ROW(row_vec, kb, j)                                                               \
+#define SK_NN_ROW(row_vec, kb, j)                                                            \
     do {                                                                                     \
         const sk_vec row_ = (row_vec);                                                       \
         const float bj_[VEC] = SK_LANES(row_);                                               \
         _Pragma("unroll") for (int m = 0; m < BM; ++m)                                       \
         {                                                                                    \
-            const float a_ = sk_scalar(A[min(m, rows - 1) * lda + (kb) * VEC + (j)]);         \
+            const float a_ = SK_A1(m, (kb) * VEC + (j));                                     \
             _Pragma("unroll") for (int c = 0; c < VEC; ++c) acc[m][c] =                      \
                 fma(a_, bj_[c], acc[m][c]);                                                  \
         }                                                                                    \
     } while (0)
 
-    if (valid >= VEC) {
-        int kb = lane;
-        for (; kb + (UNROLL - 1) * KT < kv; kb += UNROLL * KT) {
-            sk_raw bv[UNROLL][VEC];
+    for (int c0 = 0; c0 < kv; c0 += SK_CHUNK) {
+        const int kend = min(kv, c0 + SK_CHUNK);
+        SK_STAGE_A();
+        if (valid >= VEC) {
+            int kb = c0 + lane;
+            for (; kb + (UNROLL - 1) * KT < kend; kb += UNROLL * KT) {
+                sk_raw bv[UNROLL][VEC];
 #pragma unroll
-            for (int u = 0; u < UNROLL; ++u)
+                for (int u = 0; u < UNROLL; ++u)
+#pragma unroll
+                    for (int j = 0; j < VEC; ++j)
+                        bv[u][j] = sk_load(B + ((kb + u * KT) * VEC + j) * ldb);
+#pragma unroll
+                for (int u = 0; u < UNROLL; ++u)
+#pragma unroll
+                    for (int j = 0; j < VEC; ++j)
+                        SK_NN_ROW(sk_widen(bv[u][j]), kb + u * KT, j);
+            }
+            for (; kb < kend; kb += KT)
 #pragma unroll
                 for (int j = 0; j < VEC; ++j)
-                    bv[u][j] = sk_load(B + ((kb + u * KT) * VEC + j) * ldb);
-#pragma unroll
-            for (int u = 0; u < UNROLL; ++u)
-#pragma unroll
+                    SK_NN_ROW(sk_widen(sk_load(B + (kb * VEC + j) * ldb)), kb, j);
+        } else if (valid > 0) {
+            /* A vector crossing column N: the same sums, loaded element by element. */
+            for (int kb = c0 + lane; kb < kend; kb += KT)
                 for (int j = 0; j < VEC; ++j)
-                    SK_NN_ROW(sk_widen(bv[u][j]), kb + u * KT, j);
+                    SK_NN_ROW(sk_load_part(B + (kb * VEC + j) * ldb, valid), kb, j);
         }
-        for (; kb < kv; kb += KT)
-#pragma unroll
-            for (int j = 0; j < VEC; ++j)
-                SK_NN_ROW(sk_widen(sk_load(B + (kb * VEC + j) * ldb)), kb, j);
-    } else if (valid > 0) {
-        /* A vector crossing column N: the same sums, loaded element by element. */
-        for (int kb = lane; kb < kv; kb += KT)
-            for (int j = 0; j < VEC; ++j)
-                SK_NN_ROW(sk_load_part(B + (kb * VEC + j) * ldb, valid), kb, j);
     }
     /* The last K % VEC rows of B, by the lane whose turn the next block would have been. */
     if (valid > 0 && lane == kv % KT)
