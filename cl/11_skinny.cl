@@ -19,6 +19,11 @@
  *      work-item owns.
  *   3. The KT partial sums of a column meet in local memory and are added in lane order
  *      0..KT-1: a fixed order, so a result is the same bit for bit at every run.
+ *   4. At M up to 16, A itself costs: each work-item reads BM vectors of A per vector of B.
+ *      With AL the group stages A in local memory, AL values of k at a time, and with few
+ *      lanes per column (KT = 8) a warp's teams read the same bytes of it at once.
+ *   5. Where N / BN groups cannot fill the device, K is split in the same launch: the group
+ *      that finishes a block of C last adds the slices' sums in order (skinny_ksplit.h).
  * Arithmetic is fp32 on every element type: 16-bit values are widened exactly, products and
  * sums are fp32 FMAs.  That is more accurate than TF32 and costs nothing here, where the
  * arithmetic units wait for memory (docs/precision.md).

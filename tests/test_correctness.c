@@ -97,12 +97,13 @@ static const gemm_shape skinny_sizes[] = { { 1, 31, 2053 }, { 3, 257, 1000 }, { 
 static const gemm_shape skinny_full_sizes[] = { { 1, 1, 1 }, { 5, 4097, 65 },
                                                 { 16, 63, 1531 }, { 33, 129, 517 } };
 static const char *const skinny_forms[] = {
-    "skinny:BM=4,KT=8,UNROLL=2", "skinny:RN=3,KT=16,BM=2,WG=64,SPLITK=3", "warp_tiled:SPLITK=3",
+    "skinny:BM=4,KT=8,UNROLL=2", "skinny:RN=3,KT=16,BM=2,WG=64,AL=128,SPLITK=3", "warp_tiled:SPLITK=3",
     "block_tiled_vectorized:SWAP=1,SPLITK=2",
 };
 /* With SWAP=1 the small M is the kernel's N: step 10's narrow wgmmas (N = 16, 8), split. */
 static const char *const skinny_full_forms[] = {
     "skinny", "skinny:SPLITK=4", "block_tiled_vectorized:SPLITK=5",
+    "skinny:KT=8,RN=2,UNROLL=2,BM=16,AL=64,SPLITK=3", "skinny:KT=32,RN=8,UNROLL=1,BM=16,SPLITK=2",
     "skinny:BM=16,RN=4,UNROLL=2", "skinny:KT=128,RN=4,UNROLL=1,BM=2", "skinny:WG=64,KT=64",
     "tiled:SPLITK=2", "mma:SPLITK=3", "wgmma_tma:BM=64,BN=16,WGN=16,BK=16,STAGES=3,SWAP=1",
     "wgmma_tma:BM=128,BN=8,WGN=8,STAGES=2,SWAP=1,SPLITK=3",

@@ -50,7 +50,7 @@ bool api_choose_by_shape(clgemm_context *ctx, const char *algorithm, clgemm_dtyp
                        (long)((cols + (size_t)g->bn - 1) / (size_t)g->bn);
     const int split = g->variant->batched && !batched /* dimension 2 is the batch's */
                           ? shape_rule_split(r, ctx->dev->compute_units, tiles, (long)K,
-                                             g->variant->tma)
+                                             g->variant->split_in_launch)
                           : 1;
     char why_split[160] = "";
     if (split > 1) {
