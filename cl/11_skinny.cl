@@ -213,12 +213,11 @@ void gemm_skinny(const int M, const int N, const int Kall, const float alpha,
         for (int o = 0; o < SK_OWN; ++o)
             acc[m][o] = 0.0f;
 
-    /* K in chunks of SK_CHUNK vectors: with AL, each chunk of A (all BM rows) is first
+    /* K in chunks of SK_CV vectors: with AL, each chunk of A (all BM rows) is first
      * staged in local memory by the whole group; without, one chunk is all of K and A comes
      * through the cache.  SK_CV is a multiple of KT, so lane l still takes the vectors
      * l, l + KT, ... in order: the same sums, bit for bit, either way. */
 #if AL
-#define SK_CHUNK SK_CV
     __local sk_raw a_loc[BM * SK_CV];
 #define SK_STAGE_A()                                                                         \
     do {                                                                                     \
@@ -232,8 +231,6 @@ void gemm_skinny(const int M, const int N, const int Kall, const float alpha,
 #define SK_A(m, k) a_loc[(m) * SK_CV + (k) - c0] /* 16 bytes of row m at vector k */
 #define SK_A1(m, k) sk_scalar(((__local const sk_elem *)a_loc)[(m) * AL + (k) - c0 * VEC])
 #else
-#define SK_CHUNK kv
-#define SK_STAGE_A() do { } while (0)
 #define SK_A(m, k) sk_load(A + min(m, rows - 1) * lda + (k) * VEC)
 #define SK_A1(m, k) sk_scalar(A[min(m, rows - 1) * lda + (k)]) /* one value of row m at k */
 #endif
@@ -246,9 +243,14 @@ void gemm_skinny(const int M, const int N, const int Kall, const float alpha,
     for (int r = 0; r < RN; ++r)
         b[r] = B + offB + min(col0 + team * RN + r, N - 1) * ldb;
 
-    for (int c0 = 0; c0 < kv; c0 += SK_CHUNK) {
-        const int kend = min(kv, c0 + SK_CHUNK);
+#if AL
+    for (int c0 = 0; c0 < kv; c0 += SK_CV) {
+        const int kend = min(kv, c0 + SK_CV);
         SK_STAGE_A();
+#else
+    { /* one chunk, all of K: the loop as it was before AL (probe57: the chunk loop cost M = 1) */
+        const int c0 = 0, kend = kv;
+#endif
         int kb = c0 + lane;
         for (; kb + (UNROLL - 1) * KT < kend; kb += UNROLL * KT) {
             sk_raw bv[UNROLL][RN];
@@ -318,9 +320,14 @@ void gemm_skinny(const int M, const int N, const int Kall, const float alpha,
         }                                                                                    \
     } while (0)
 
-    for (int c0 = 0; c0 < kv; c0 += SK_CHUNK) {
-        const int kend = min(kv, c0 + SK_CHUNK);
+#if AL
+    for (int c0 = 0; c0 < kv; c0 += SK_CV) {
+        const int kend = min(kv, c0 + SK_CV);
         SK_STAGE_A();
+#else
+    { /* one chunk, all of K: the loop as it was before AL (probe57: the chunk loop cost M = 1) */
+        const int c0 = 0, kend = kv;
+#endif
         if (valid >= VEC) {
             int kb = c0 + lane;
             for (; kb + (UNROLL - 1) * KT < kend; kb += UNROLL * KT) {

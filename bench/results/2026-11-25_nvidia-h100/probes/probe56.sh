@@ -3,6 +3,7 @@
 # fp32 M <= 16 rule of step 11 (AL=512, KT=8, split in one launch to about 2.5 groups per SM)
 # as auto chooses it at shapes nobody tuned for, beside the splits around its choice, and the
 # rules whose split now runs in one launch (B stored K x N at M = 1); cuBLAS fp32 alike.
+source .gpu/setup.sh
 P=$OUT/probe56.txt
 R=WG=256,KT=8,RN=2,UNROLL=2,AL=512,BM=16
 {

@@ -3,6 +3,7 @@
 # session's start (d62b894, .gpu/old.tar.gz from git archive) against this tree, interleaved
 # three times, at step 11's M = 1 rules (whose loop the AL change restructured: does M = 1
 # lose anything?) and at the M <= 16 shapes whose split the rule's 2.7 groups per SM moved.
+source .gpu/setup.sh
 P=$OUT/probe57.txt
 mkdir -p /tmp/old && tar -C /tmp/old -xzf .gpu/old.tar.gz
 (cd /tmp/old && meson setup build --buildtype=release >/dev/null && meson compile -C build >/dev/null) || { echo "old build failed" > $P; exit 1; }
