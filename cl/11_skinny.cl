@@ -188,11 +188,10 @@ void gemm_skinny(const int M, const int N, const int Kall, const float alpha,
 #if GEMM_KSPLIT
     /* Slice kpart of K, as if the call were that slice alone (cl/skinny_ksplit.h). */
     __local int sk_last_[1];
-    const int kpart = get_group_id(2), sk_parts = get_num_groups(2);
-    const int K = min(kslice, Kall - kpart * kslice);
+    const int kpart = get_group_id(2), K = min(kslice, Kall - kpart * kslice);
     A += kpart * kslice;
     B += GEMM_TRANS_B ? (size_t)kpart * kslice : (size_t)kpart * kslice * ldb;
-#define SK_PUT(r, c, v) SK_PUT_SPLIT(r, c, v)
+#define SK_PUT(r, c, v) SK_PUT_PART(r, c, v)
 #else
     const int K = Kall;
 #define SK_PUT(r, c, v) gemm_store1(C, ldc, bias, r, c, v, alpha, beta)

@@ -13,7 +13,6 @@
  *      the partial products 0, 1, ..., parts - 1, all read back from memory: the same order
  *      whichever group comes last, so the same bits at every run;
  *   4. that group stores C through the epilogue; the others are done.
- * (A launch of one slice, sk_parts = 1, stores C at once and counts nothing.)
  * No group waits for another, so any number of slices runs on any number of compute units.
  * OpenCL 1.2 orders other groups' memory only through atomics, so the partial sums move as
  * atomic words; there are BM x BN of them per group, against BN x K values of B read. */
@@ -25,15 +24,6 @@
 #define SK_PUT_PART(r, c, v)                                                                 \
     atomic_xchg((volatile __global int *)SK_PART_AT(kpart, r, c), as_int(v))
 #define SK_GET_PART(p, r, c) as_float(atomic_or((volatile __global int *)SK_PART_AT(p, r, c), 0))
-/* A K too short to cut runs as one slice, without partial products (the host passes none):
- * its groups store C directly. */
-#define SK_PUT_SPLIT(r, c, v)                                                                \
-    do {                                                                                     \
-        if (sk_parts > 1)                                                                    \
-            SK_PUT_PART(r, c, v);                                                            \
-        else                                                                                 \
-            gemm_store1(C, ldc, bias, r, c, v, alpha, beta);                                 \
-    } while (0)
 
 /* Steps 2 to 4, after every group has written its partial product (step 1).  Statements at
  * the kernel's top level, so that every work-item meets the barriers. */
@@ -43,7 +33,7 @@
     if (tid == 0) {                                                                          \
         __global int *count_ = tile_counts + get_group_id(1) * get_num_groups(0) +          \
                                get_group_id(0);                                              \
-        sk_last_[0] = sk_parts > 1 && atomic_add(count_, 1) == sk_parts - 1;                 \
+        sk_last_[0] = atomic_add(count_, 1) == (int)get_num_groups(2) - 1;                   \
         if (sk_last_[0])                                                                     \
             atomic_xchg(count_, 0);                                                          \
     }                                                                                        \
@@ -52,7 +42,7 @@
         for (int i_ = tid; i_ < rows * cols; i_ += WG) {                                     \
             const int r_ = i_ / cols, c_ = i_ - r_ * cols;                                   \
             float s_ = SK_GET_PART(0, r_, c_);                                               \
-            for (int p_ = 1; p_ < sk_parts; ++p_)                                            \
+            for (int p_ = 1; p_ < (int)get_num_groups(2); ++p_)                              \
                 s_ += SK_GET_PART(p_, r_, c_);                                               \
             gemm_store1(C, ldc, bias, r_, c_, s_, alpha, beta);                              \
         }

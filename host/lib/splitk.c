@@ -87,7 +87,10 @@ static int fused_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s
                 plan->splitk, ks.parts, partials);
         return -1;
     }
-    if (ks.parts > 1) {
+    /* Step 11 writes its partial product and counts even as one slice (a K too short to cut:
+     * a test of the slice count in its stores cost 10-20% at M = 16, probe58); step 10 skips
+     * both then, and never reads these. */
+    if (ks.parts >= 1) {
         ks.partials =
             gemm_scratch_get(plan, q, SCRATCH_SPLITK, partials * sizeof(float), e);
         ks.counts = ks.partials ? gemm_scratch_get_zeroed(plan, q, SCRATCH_KSPLIT_COUNTS,
