@@ -10,6 +10,9 @@
  *    not differ by one bit.  The planted counterpart, A truncated by
  *    the tensor core (PACKA = 0), must differ: the inputs have low bits that rounding and
  *    truncation treat differently, so an operand left unrounded cannot pass.
+ * 4. Step 11 with A staged in local memory (AL) against the same form reading A through the
+ *    cache: each lane takes the same vectors of k in the same order, so C must not differ by
+ *    one bit.  The planted counterpart, other lanes per column (KT), must differ.
  * Device: $CLGEMM_TEST_DEVICE, else PoCL (whose matrix units need CLGEMM_EMULATE_MATRIX=1).
  * Each step 10 form is a PoCL build of its own (seconds each with cold kernel caches), so the
  * quick suite runs part 2 with B stored N x K (both operands read in place) and the pairs
@@ -177,6 +180,28 @@ int main(int argc, char **argv)
                                                     "an operand left unrounded");
         failed += !differs;
     }
+    /* Part 4 (quick: B stored N x K in fp32, the rule's case; full: both layouts, bf16 too,
+     * and the planted counterpart).  K = 1000 in 4 slices: several chunks of AL per slice. */
+#define SKINNY "skinny:BM=16,KT=8,RN=2,SPLITK=4"
+    for (int nt = full ? 0 : 1; nt <= 1; nt++)
+        for (size_t t = 0; t < (full ? 2u : 1u); t++) {
+            const clgemm_op op = nt ? CLGEMM_OP_T : CLGEMM_OP_N;
+            const char *tn = nt ? "NT" : "NN", *ty = clgemm_dtype_name(types[t]);
+            failed += run_form(ctx, SKINNY, op, types[t], c);
+            failed += run_form(ctx, SKINNY ",AL=64", op, types[t], same);
+            const bool equal = memcmp(c, same, sizeof c) == 0;
+            printf("%s " SKINNY ",AL=64 %s %s: %s " SKINNY "\n", equal ? "ok  " : "FAIL", tn, ty,
+                   equal ? "equal bit for bit to" : "differs from");
+            failed += !equal;
+            if (!full)
+                continue;
+            failed += run_form(ctx, "skinny:BM=16,KT=16,RN=2,SPLITK=4,AL=128", op, types[t], same);
+            const bool differs = memcmp(c, same, sizeof c) != 0;
+            printf("%s planted: KT=16 %s %s %s\n", differs ? "ok  " : "FAIL", tn, ty,
+                   differs ? "differs, as it must" : "is equal: the comparison cannot see "
+                                                     "another order of the sums");
+            failed += !differs;
+        }
     static const struct {
         const char *form;
         clgemm_dtype data;
