@@ -63,7 +63,7 @@ const shape_rule *shape_rule_lookup(const shape_rules *rules, const char *device
                                     bool trans_b, bool batched, long M, long N);
 
 /* The split count the rule asks for with `tiles` blocks of C and this K (1: none).  uneven:
- * the kernel runs a shorter last slice in the same launch (step 10), so any count will do;
+ * the kernel runs a shorter last slice in the same launch (steps 10 and 11), so any count will do;
  * else the count is moved to one that cuts K evenly where there is one. */
 int shape_rule_split(const shape_rule *r, unsigned compute_units, long tiles, long K,
                      bool uneven);
