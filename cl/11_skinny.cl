@@ -247,7 +247,8 @@ void gemm_skinny(const int M, const int N, const int Kall, const float alpha,
         const int kend = min(kv, c0 + SK_CV);
         SK_STAGE_A();
 #else
-    { /* one chunk, all of K: the loop as it was before AL (probe57: the chunk loop cost M = 1) */
+    { /* all of K as one chunk, written as before AL: as a loop over chunks, NVIDIA's
+       * compiler made M = 1 slower (bench/results/2026-11-25_nvidia-h100/probes/probe57) */
         const int c0 = 0, kend = kv;
 #endif
         int kb = c0 + lane;
@@ -324,7 +325,7 @@ void gemm_skinny(const int M, const int N, const int Kall, const float alpha,
         const int kend = min(kv, c0 + SK_CV);
         SK_STAGE_A();
 #else
-    { /* one chunk, all of K: the loop as it was before AL (probe57: the chunk loop cost M = 1) */
+    { /* all of K as one chunk, as in NT */
         const int c0 = 0, kend = kv;
 #endif
         if (valid >= VEC) {
