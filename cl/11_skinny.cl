@@ -173,7 +173,7 @@ inline sk_vec sk_load_part(__global const sk_elem *p, const int valid)
 }
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void gemm_skinny(const int M, const int N, const int Kall, const float alpha,
+void gemm_skinny(const int M, const int N, const int K, const float alpha,
                  __global const sk_elem *restrict A, const int offA, const int lda,
                  __global const sk_elem *restrict B, const int offB, const int ldb,
                  const float beta,
@@ -186,14 +186,15 @@ void gemm_skinny(const int M, const int N, const int Kall, const float alpha,
     GEMM_BATCH_ENTRY(A, B, C);
     __local float red[KT * SK_RED_LD];
 #if GEMM_KSPLIT
-    /* Slice kpart of K, as if the call were that slice alone (cl/skinny_ksplit.h). */
+    /* Slice kpart of K, as if the call were that slice alone: Ks values of it from A and B
+     * moved to its start (cl/skinny_ksplit.h). */
     __local int sk_last_[1];
-    const int kpart = get_group_id(2), K = min(kslice, Kall - kpart * kslice);
+    const int kpart = get_group_id(2), Ks = min(kslice, K - kpart * kslice);
     A += kpart * kslice;
     B += GEMM_TRANS_B ? (size_t)kpart * kslice : (size_t)kpart * kslice * ldb;
 #define SK_PUT(r, c, v) SK_PUT_PART(r, c, v)
 #else
-    const int K = Kall;
+    const int Ks = K; /* the K this group walks: all of it */
 #define SK_PUT(r, c, v) gemm_store1(C, ldc, bias, r, c, v, alpha, beta)
 #endif
 
@@ -203,7 +204,7 @@ void gemm_skinny(const int M, const int N, const int Kall, const float alpha,
     A += offA + row0 * lda;
     GEMM_C_MOVE(row0, col0);
     GEMM_BIAS_MOVE(row0, col0);
-    const int kv = K / VEC; /* whole vectors of k */
+    const int kv = Ks / VEC; /* whole vectors of k */
 
     float acc[BM][SK_OWN];
 #pragma unroll
@@ -290,7 +291,7 @@ void gemm_skinny(const int M, const int N, const int Kall, const float alpha,
     }
     /* The last K % VEC values, by the lane whose turn the next vector would have been. */
     if (lane == kv % KT)
-        for (int k = kv * VEC; k < K; ++k)
+        for (int k = kv * VEC; k < Ks; ++k)
 #pragma unroll
             for (int m = 0; m < BM; ++m) {
                 const float a = sk_scalar(A[min(m, rows - 1) * lda + k]);
@@ -356,7 +357,7 @@ void gemm_skinny(const int M, const int N, const int Kall, const float alpha,
     }
     /* The last K % VEC rows of B, by the lane whose turn the next block would have been. */
     if (valid > 0 && lane == kv % KT)
-        for (int k = kv * VEC; k < K; ++k)
+        for (int k = kv * VEC; k < Ks; ++k)
 #pragma unroll
             for (int c = 0; c < VEC; ++c) {
                 const float bk = c < valid ? sk_scalar(B[k * ldb + c]) : 0.0f;

@@ -157,10 +157,13 @@ with tempfile.TemporaryDirectory() as tmp:
                all(r['status'] == want for r in kernels),
                'GELU planted wrong, --out %s --epilogue %s: %s %s (rc=%d; %s)' %
                (out_type, act, ' '.join(few), want, rc, summary(rows)), out)
-    # Split-K (host/lib/splitk.c): a term lost in one slice only -- slice 1 of the batched
-    # launch, get_group_id(2) == 1 -- must fail too, in step 11 and in a tiled kernel, with B
-    # stored K x N and N x K, at a K whose last slice is shorter (1000 = 3 x 256 + 232).
-    one_slice = dict(env, CLGEMM_BUILD_OPTIONS='-DCLGEMM_PLANT_K_DELTA=(get_group_id(2)==1?-1:0)')
+    # Split-K (host/lib/splitk.c): a term lost in the last slice of a launch only -- the group
+    # with get_group_id(2) == get_num_groups(2) - 1 -- must fail too, in step 11 (one launch:
+    # its slices' ranges come from the slice length, and only the last one's end from K) and
+    # in a tiled kernel (batched launches: the last of the whole slices and the shorter one),
+    # with B stored K x N and N x K, at a K whose last slice is shorter (1000 = 3 x 256 + 232).
+    one_slice = dict(env, CLGEMM_BUILD_OPTIONS='-DCLGEMM_PLANT_K_DELTA='
+                     '(get_group_id(2)==get_num_groups(2)-1?-1:0)')
     split = [n for n in ('skinny:SPLITK=4', 'warp_tiled:SPLITK=4') if n.split(':')[0] in names]
     for trans in ('NN', 'NT'):
         args = ['--size', '3x257x1000', '--trans', trans, '--no-baseline',
