@@ -97,8 +97,8 @@ static const gemm_shape skinny_sizes[] = { { 1, 31, 2053 }, { 3, 257, 1000 }, { 
 static const gemm_shape skinny_full_sizes[] = { { 1, 1, 1 }, { 5, 4097, 65 },
                                                 { 16, 63, 1531 }, { 33, 129, 517 } };
 static const char *const skinny_forms[] = {
-    "skinny:BM=4,KT=8,UNROLL=2", "skinny:RN=3,KT=16,BM=2,WG=64,AL=128,SPLITK=3", "warp_tiled:SPLITK=3",
-    "block_tiled_vectorized:SWAP=1,SPLITK=2",
+    "skinny:BM=4,KT=8,UNROLL=2", "skinny:RN=3,KT=16,BM=2,WG=64,AL=128,SPLITK=3",
+    "warp_tiled:SPLITK=3", "block_tiled_vectorized:SWAP=1,SPLITK=2",
 };
 /* With SWAP=1 the small M is the kernel's N: step 10's narrow wgmmas (N = 16, 8), split. */
 static const char *const skinny_full_forms[] = {
