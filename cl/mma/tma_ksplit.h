@@ -8,7 +8,8 @@
  * multiple of BK, from z * kslice: only the TMA coordinates move), and the group that
  * finishes a block of C last adds the partial products and stores C itself:
  *
- *   1. every group writes its fp32 sums to partial product z (parts x M x ldp floats);
+ *   1. every group writes its fp32 sums to partial product z (parts x blocks x BM x BN
+ *      floats, laid out as the accumulators are: KSPLIT_AT below);
  *   2. a fence makes them visible to the whole device, and one work-item counts the block's
  *      finished slices (an atomic add on tile_counts[block]);
  *   3. the group that counts the last slice resets the count to zero (for the next call)
@@ -22,8 +23,8 @@
  * emulation runs the same steps between barriers of the whole group, the producer warp's
  * work-items included, which leave only after the count (a barrier must see all of a group),
  * or with STAGED stores (mma/tma_store.h) only at the end.
- * Needs: CONSUMERS, WG_NI, WGN, TMA_RESULT, and the kernel's tid, wg, row0, col0, M, N,
- * kpart, partials, ldp, tile_counts and __local int ksplit_last_[1]. */
+ * Needs: CONSUMERS, WG_NI, WGN, TMA_RESULT, and the kernel's tid, wg, kpart, partials,
+ * tile_counts and __local int ksplit_last_[1] (the kernel's ldp is step 11's, unread here). */
 #ifndef CLGEMM_TMA_KSPLIT_H
 #define CLGEMM_TMA_KSPLIT_H
 
@@ -35,9 +36,12 @@ inline int ksplit_arrive(__global int *count) { return atomic_add(count, 1); }
 /* OpenCL 1.2 orders other groups' memory only through atomics: the emulation moves the
  * partial sums and the count's reset as atomic words, which oclgrind checks as such. */
 #define KSPLIT_PUT1(p, v) atomic_xchg((volatile __global int *)(p), as_int(v))
-#define KSPLIT_PUT2(p, v0, v1) (KSPLIT_PUT1(p, v0), KSPLIT_PUT1((p) + 1, v1))
+#define KSPLIT_PUT4(p, v)                                                                    \
+    (KSPLIT_PUT1(p, (v).x), KSPLIT_PUT1((p) + 1, (v).y), KSPLIT_PUT1((p) + 2, (v).z),        \
+     KSPLIT_PUT1((p) + 3, (v).w))
 #define KSPLIT_GET1(p) as_float(atomic_or((volatile __global int *)(p), 0))
-#define KSPLIT_GET2(p) ((float2)(KSPLIT_GET1(p), KSPLIT_GET1((p) + 1)))
+#define KSPLIT_GET4(p)                                                                       \
+    ((float4)(KSPLIT_GET1(p), KSPLIT_GET1((p) + 1), KSPLIT_GET1((p) + 2), KSPLIT_GET1((p) + 3)))
 #define KSPLIT_RESET(p) atomic_xchg(p, 0)
 #else /* the producer warp has left: the consumers' named barrier, and a device-wide fence */
 #define KSPLIT_SYNC() asm volatile("bar.sync 1, %0;" ::"r"(CONSUMERS * WGMMA_THREADS) : "memory")
@@ -48,48 +52,45 @@ inline int ksplit_arrive(__global int *count)
     asm volatile("atom.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(count) : "memory");
     return before;
 }
-/* A pair of columns as one 8-byte access: a warp covers whole 32-byte sectors of 8 rows.
- * Plain loads: the fence each reader executes after the count orders them after the
- * writers' fences (PTX's fence-fence synchronization through the atomic). */
-#define KSPLIT_PUT2(p, v0, v1) (*(__global float2 *)(p) = (float2)((v0), (v1)))
-#define KSPLIT_GET2(p) (*(const __global float2 *)(p))
+/* Plain 16-byte accesses: the fence each reader executes after the count orders them after
+ * the writers' fences (PTX's fence-fence synchronization through the atomic). */
+#define KSPLIT_PUT4(p, v) (*(__global float4 *)(p) = (v))
+#define KSPLIT_GET4(p) (*(const __global float4 *)(p))
 #define KSPLIT_RESET(p) (*(p) = 0)
 #endif
 
-/* Element (r, c) of this group's block of C in partial product p. */
-#define KSPLIT_AT(p, r, c) (partials + ((size_t)(p) * M + row0 + (r)) * ldp + col0 + (c))
+/* The partial products lie as the accumulators do, not as C: block b's slice p is one run of
+ * BM x BN floats, in which work-item t's q-th four sums sit at (q x consumers + t) x 4.  So a
+ * warp's access is 512 contiguous bytes, a work-item's whole share is KSPLIT_QUADS 16-byte
+ * loads, and no pair needs a test against C's edge (the run covers the block whole; what lies
+ * past M or N is summed and never stored).  In C's layout the same share took 2 x KSPLIT_QUADS
+ * 8-byte accesses that each touched 8 rows, and the last group's sum cost more than halving
+ * K saved (probe61 in bench/results/2026-11-25_nvidia-h100/probes). */
+#define KSPLIT_QUADS (WG_NI * WGN / 8)
+#define KSPLIT_BLOCK (get_group_id(1) * get_num_groups(0) + get_group_id(0))
+#define KSPLIT_BLOCKS (get_num_groups(0) * get_num_groups(1))
+#define KSPLIT_AT(p, q)                                                                      \
+    (partials + (((size_t)(p) * KSPLIT_BLOCKS + KSPLIT_BLOCK) * KSPLIT_QUADS + (q)) *        \
+                    (CONSUMERS * WGMMA_THREADS) * 4 +                                        \
+     (size_t)tid * 4)
+/* Sums 4q .. 4q + 3 of this work-item, as the wgmma accumulators hold them. */
+#define KSPLIT_ACC(q, c) TMA_RESULT[(q) / (WGN / 8)][4 * ((q) % (WGN / 8)) + (c)]
 
-/* Each work-item's sums, as the stores below the kernel's loop walk them: columns c and c + 1
- * of every 8 in rows r and r + 8 (the wgmma accumulator layout), a pair at a time.  A pair
- * whose first column lies in C moves whole: its second may lie past N, in the row's padding
- * (ldp is N rounded up to 8 and c is even), and never reaches C. */
-#define KSPLIT_FOR_EACH_PAIR(body)                                                           \
+/* Step 3 adds one slice at a time: all of a slice's loads first, into registers of their
+ * own, then the adds, so that a work-item has every load of the slice in flight at once
+ * (a load followed by its add, pair by pair, waits out the memory's latency each time). */
+#define KSPLIT_ADD_SLICE(p)                                                                  \
     do {                                                                                     \
-        const int kw_ = (tid / 32) % 4, kg_ = (tid % 32) >> 2, kt_ = tid & 3;                \
-        _Pragma("unroll") for (int j = 0; j < WG_NI; ++j)                                    \
-        _Pragma("unroll") for (int c8 = 0; c8 < WGN / 8; ++c8)                               \
-        _Pragma("unroll") for (int h2 = 0; h2 < 2; ++h2) {                                   \
-            const int kr_ = wg * 64 + kw_ * 16 + kg_ + 8 * h2;                               \
-            const int kc_ = j * WGN + c8 * 8 + 2 * kt_;                                      \
-            if (kr_ < M - row0 && kc_ < N - col0) {                                          \
-                body;                                                                        \
-            }                                                                                \
+        float4 in_[KSPLIT_QUADS];                                                            \
+        _Pragma("unroll") for (int q = 0; q < KSPLIT_QUADS; ++q) in_[q] =                    \
+            KSPLIT_GET4(KSPLIT_AT(p, q));                                                    \
+        _Pragma("unroll") for (int q = 0; q < KSPLIT_QUADS; ++q) {                           \
+            KSPLIT_ACC(q, 0) = (p) == 0 ? in_[q].x : KSPLIT_ACC(q, 0) + in_[q].x;            \
+            KSPLIT_ACC(q, 1) = (p) == 0 ? in_[q].y : KSPLIT_ACC(q, 1) + in_[q].y;            \
+            KSPLIT_ACC(q, 2) = (p) == 0 ? in_[q].z : KSPLIT_ACC(q, 2) + in_[q].z;            \
+            KSPLIT_ACC(q, 3) = (p) == 0 ? in_[q].w : KSPLIT_ACC(q, 3) + in_[q].w;            \
         }                                                                                    \
     } while (0)
-
-#define KSPLIT_V0 TMA_RESULT[j][4 * c8 + 2 * h2]
-#define KSPLIT_V1 TMA_RESULT[j][4 * c8 + 2 * h2 + 1]
-
-/* Step 3 adds one slice at a time, the pairs innermost: the loads of a slice are unconditional
- * and independent, so a work-item has all of them in flight at once.  (Taking the group's own
- * slice from its registers inside the sum, as this file first did, made each load wait for
- * the one before it: ksplit/probe_sum_costs.txt in bench/results/2026-11-24_nvidia-h100.) */
-#define KSPLIT_ADD_SLICE(p)                                                                  \
-    KSPLIT_FOR_EACH_PAIR({                                                                   \
-        const float2 s_ = KSPLIT_GET2(KSPLIT_AT(p, kr_, kc_));                               \
-        KSPLIT_V0 = (p) == 0 ? s_.x : KSPLIT_V0 + s_.x;                                      \
-        KSPLIT_V1 = (p) == 0 ? s_.y : KSPLIT_V1 + s_.y;                                      \
-    })
 
 /* Steps 1 to 3; a group that does not finish its block returns.  Statements, not a block:
  * the barriers stay at the kernel's top level, where PoCL's emulation expects them (one
@@ -97,12 +98,13 @@ inline int ksplit_arrive(__global int *count)
 #define TMA_KSPLIT_FINISH()                                                                  \
     const int parts_ = (int)get_num_groups(2);                                               \
     if (parts_ > 1 && wg < CONSUMERS)                                                        \
-        KSPLIT_FOR_EACH_PAIR(KSPLIT_PUT2(KSPLIT_AT(kpart, kr_, kc_), KSPLIT_V0, KSPLIT_V1)); \
+        _Pragma("unroll") for (int q = 0; q < KSPLIT_QUADS; ++q)                             \
+            KSPLIT_PUT4(KSPLIT_AT(kpart, q), (float4)(KSPLIT_ACC(q, 0), KSPLIT_ACC(q, 1),    \
+                                                      KSPLIT_ACC(q, 2), KSPLIT_ACC(q, 3)));  \
     KSPLIT_FENCE();                                                                          \
     KSPLIT_SYNC();                                                                           \
     if (tid == 0) {                                                                          \
-        __global int *count_ =                                                               \
-            tile_counts + get_group_id(1) * get_num_groups(0) + get_group_id(0);             \
+        __global int *count_ = tile_counts + KSPLIT_BLOCK;                                   \
         ksplit_last_[0] = parts_ == 1 || ksplit_arrive(count_) == parts_ - 1;                \
         if (parts_ > 1 && ksplit_last_[0]) /* every group of the block has counted */        \
             KSPLIT_RESET(count_);                                                            \

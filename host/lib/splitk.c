@@ -81,7 +81,11 @@ static int fused_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s
     ks.parts = splitk_slices(plan, s.K, &ks.len);
     const size_t blocks = (size_t)((s.M + plan->bm - 1) / plan->bm) *
                           (size_t)((s.N + plan->bn - 1) / plan->bn);
-    const size_t partials = (size_t)ks.parts * (size_t)s.M * (size_t)ks.ldp;
+    /* Step 10 keeps its partial products as its accumulators lie, whole blocks of BM x BN
+     * (cl/mma/tma_ksplit.h); step 11 as C, M rows of ldp. */
+    const size_t per_part = plan->variant->tma ? blocks * (size_t)plan->bm * (size_t)plan->bn
+                                               : (size_t)s.M * (size_t)ks.ldp;
+    const size_t partials = (size_t)ks.parts * per_part;
     if (ks.parts > GEMM_BATCH_MAX_LAUNCH || partials > INT_MAX || blocks > INT_MAX) {
         err_set(e, "SPLITK=%d needs %d slices of %zu partial sums, beyond one launch",
                 plan->splitk, ks.parts, partials);
