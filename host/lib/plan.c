@@ -239,9 +239,14 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
     const char *extra = getenv("CLGEMM_BUILD_OPTIONS"); /* e.g. -cl-nv-verbose */
     /* Kernels that size their local memory by the device (step 10) read what it really
      * allows from CLGEMM_LOCAL_BYTES. */
-    snprintf(options, sizeof options, "%s %s -DDTYPE=%d %s%s%s -DCLGEMM_LOCAL_BYTES=%llu %s",
+    /* Step 11's split moves its partial sums as atomic words, the only cross-group order
+     * OpenCL 1.2 gives; on NVIDIA a device-wide PTX fence orders plain accesses instead
+     * (cl/skinny_ksplit.h). */
+    const bool nv_partials = plan->ksplit_fused && !v->tma && dev->nv_cc_major >= 0;
+    snprintf(options, sizeof options, "%s %s -DDTYPE=%d %s%s%s%s -DCLGEMM_LOCAL_BYTES=%llu %s",
              PROGRAM_BASE_OPTIONS, v->options, (int)dtype, defines, build_defines,
              plan->ksplit_fused ? " -DGEMM_KSPLIT=1" : "",
+             nv_partials ? " -DCLGEMM_NV_PARTIALS=1" : "",
              (unsigned long long)device_local_mem_usable(dev), extra ? extra : "");
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
