@@ -119,10 +119,10 @@ def preset_cases(preset, sizes=None):
         for b, s in (('64', '512x512x64'), ('512', '128x128x64')):
             out += [Case('f32_batch%s_%s' % (b, s), s, ['auto', 'tensor_core'],
                          flags=['--batch', b], cublas=('fp32', 'tf32'), batch=int(b)),
-                    # C in bf16, as bmm's: at K = 64 storing C is most of the traffic
-                    Case('bf16_batch%s_%s' % (b, s), s, ['tensor_core'], dtype='bf16',
-                         flags=['--batch', b, '--out', 'bf16'], cublas=('bf16',),
-                         batch=int(b))]
+                    # C in the data's type, as bmm's: at K = 64 storing C is most of the traffic
+                    *[Case('%s_batch%s_%s' % (d, b, s), s, ['tensor_core'], dtype=d,
+                           flags=['--batch', b, '--out', d], cublas=(d,), batch=int(b))
+                      for d in ('f16', 'bf16')]]
         return out
     if preset == 'llama':
         return llama_cases(sizes)
