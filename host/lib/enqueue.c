@@ -126,9 +126,11 @@ static bool c_map_shape(const gemm_plan *plan, gemm_shape s, gemm_operand C, flo
     return tensor_map_check_shape(out, &ignored) == 0;
 }
 
+/* The maps' buffer, its addresses written in by wgmma_tma_set_maps; with ev, that kernel's
+ * event (the call's first command: a caller pays the launch, so the timing bracket holds it). */
 static cl_mem tma_maps(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
                        gemm_operand A, gemm_operand B, gemm_operand C, float beta,
-                       const gemm_batch *batch, cl_int *cmap, errbuf *e)
+                       const gemm_batch *batch, cl_int *cmap, cl_event *ev, errbuf *e)
 {
     tensor_map maps[3];
     memset(maps, 0, sizeof maps);
@@ -178,7 +180,7 @@ static cl_mem tma_maps(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
         CL_TRY(e, clSetKernelArg(k, 6, sizeof(int), &C.off));
         CL_TRY(e, clSetKernelArg(k, 7, sizeof(cl_int), cmap));
         const size_t one = 1;
-        CL_TRY(e, clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, NULL));
+        CL_TRY(e, clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, ev));
     }
     return buf;
 fail:
@@ -284,7 +286,7 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
 {
     cl_kernel k = plan->kernel;
     cl_mem maps = NULL;
-    cl_event pre = NULL, main_ev = NULL;
+    cl_event maps_ev = NULL, pre = NULL, main_ev = NULL;
     cl_uint i = 0;
     int rc = -1;
     const gemm_batch one = { 1, { 0, 0, 0 } };
@@ -325,7 +327,7 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &kb.stride[b]));
     if (plan->variant->tma) {
         cl_int cmap = 0;
-        maps = tma_maps(plan, q, s, A, B, C, beta, &kb, &cmap, e);
+        maps = tma_maps(plan, q, s, A, B, C, beta, &kb, &cmap, first ? &maps_ev : NULL, e);
         if (!maps)
             goto fail;
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &maps));
@@ -344,8 +346,8 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &ldp));
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), ks ? &ks->counts : NULL));
     }
-    /* After set_maps (which only needs the packed buffers' addresses), so that the timing
-     * bracket holds the pre-pass and not the one-work-item kernel. */
+    /* After set_maps, which only needs the packed buffers' addresses (their contents come
+     * later). */
     if (pack && tf32_prepass_enqueue(plan, q, s, user_a, user_b, batch, A, B, &kb,
                                      first ? &pre : NULL, e) != 0)
         goto fail;
@@ -377,11 +379,14 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
     }
     CL_TRY(e, clEnqueueNDRangeKernel(q, k, plan->variant->batched ? 3 : 2, NULL, global, local,
                                      0, NULL, first || last ? &main_ev : NULL));
-    if (first) {
-        *first = pre ? pre : main_ev;
-        if (!pre)
+    if (first) { /* the earliest of set_maps, the pre-pass and the GEMM */
+        *first = maps_ev ? maps_ev : pre ? pre : main_ev;
+        if (*first == main_ev)
             clRetainEvent(main_ev);
-        pre = NULL;
+        if (*first == maps_ev)
+            maps_ev = NULL;
+        else
+            pre = NULL;
     }
     if (last) {
         *last = main_ev;
@@ -394,6 +399,8 @@ fail:
         clReleaseEvent(main_ev);
     if (pre)
         clReleaseEvent(pre);
+    if (maps_ev)
+        clReleaseEvent(maps_ev);
     if (maps)
         clReleaseMemObject(maps);
     return rc;
