@@ -13,8 +13,8 @@
  *  1. TMA bulk copies.  One instruction (cp.async.bulk.tensor), issued by one work-item,
  *     copies a whole box into local memory in wgmma's swizzled layout and zero-fills what lies
  *     outside the matrix: no work-item spends registers on addresses, no edge cases.  The
- *     host encodes the tensor maps (host/lib/tensor_map.h); wgmma_tma_set_maps below puts
- *     the buffers' addresses in on the device.
+ *     host encodes the tensor maps (host/lib/tensor_map.h); the producer puts the
+ *     buffers' addresses in on the device (TMA_MAPS_SET).
  *  2. An mbarrier ring instead of barriers.  STAGES slots, each with a "full" mbarrier (the
  *     copy engine counts the slice's bytes on it) and an "empty" one (each consumer warp
  *     arrives when its wgmmas on the slot completed).  Nobody else waits for anybody: the
@@ -107,22 +107,6 @@
 #include "mma/tf32_pack.h"
 #endif
 
-/* One work-item: put the buffers' addresses into the host-encoded maps (A's at byte 0, B's at
- * byte 128, with TSTORE C's at 256).  Runs before gemm_wgmma_tma on the same queue (after the
- * pre-pass's buffers exist: with DTYPE 0, A and B are the packed ones). */
-__kernel void wgmma_tma_set_maps(__global uchar *maps, __global const elem_t *A, const int offA,
-                                 __global const elem_t *B, const int offB,
-                                 __global gemm_c_t *C, const int offC, const int cmap)
-{
-#if !CLGEMM_EMULATE_TMA
-    TMA_MAP_SET_ADDRESS(maps, (ulong)(A + offA));
-    TMA_MAP_SET_ADDRESS(maps + 128, (ulong)(B + offB));
-    if (cmap)
-        TMA_MAP_SET_ADDRESS(maps + 256, (ulong)(C + offC));
-    TMA_MAP_RELEASE();
-#endif
-}
-
 #include "mma/tma_copies.h"
 #include "mma/tma_round.h"
 #include "mma/tma_store.h"
@@ -156,7 +140,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
                     __global gemm_c_t *restrict C, const int offC, const int ldc,
                     __global const gemm_c_t *restrict bias, const int offBias,
                     const int strideA, const int strideB, const int strideC,
-                    __global const uchar *restrict maps, const int kslice,
+                    __global uchar *restrict maps, const int kslice,
                     __global float *restrict partials, const int ldp,
                     __global int *restrict tile_counts, const int batch, const int cmap)
 {
@@ -217,6 +201,11 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
 
     if (tid / 32 == PRODUCER0 / 32) { /* the producer: one work-item issues every copy */
         if (tid == PRODUCER0) {
+            /* The host encodes the maps with a placeholder address (OpenCL does not tell it a
+             * buffer's): every group's producer writes the real ones in, the same bytes, and
+             * publishes them to the copy engine (mma/tma.h).  A kernel of its own did this
+             * before, at the price of a launch per call. */
+            TMA_MAPS_SET(maps, A0_ + offA, B0_ + offB, C0_ + offC, K > 0, cmap);
             TMA_MAP_ACQUIRE(maps);
             TMA_MAP_ACQUIRE(maps + 128);
             FOR_EACH_PROBLEM {

@@ -12,7 +12,7 @@
  *
  * The map's address is put in two ways: encoded on the host with the buffer's address read
  * back from the device, and encoded with a placeholder that a one-work-item kernel replaces
- * on the device (tensormap.replace), which is what host/lib/gemm.c does.
+ * on the device (tensormap.replace), which step 10's producer does at its start (TMA_MAPS_SET).
  *
  * Only NVIDIA compute capability 9.x with libcuda has the hardware; anywhere else this test
  * says so and exits 77 (skipped), never passed. */
@@ -107,8 +107,8 @@ typedef struct ctx_t {
 } ctx_t;
 
 /* One box through one map.  Host-encoded maps go into the test's map buffer; a map to be
- * completed on the device goes, as host/lib/gemm.c does it, into a new buffer that set_maps
- * fills in before the copy. */
+ * completed on the device goes into a new buffer that map_set fills in before the copy (step
+ * 10's producer does the same at its start, TMA_MAPS_SET). */
 static int run_box(ctx_t *c, const tensor_map *map, int set_on_device, int x, int y,
                    unsigned short *got, errbuf *e)
 {

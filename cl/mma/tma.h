@@ -101,15 +101,27 @@ inline int tma_bar_done(const uint bar, const uint parity)
     do {                                                                                  \
     } while (!tma_bar_done((bar), (parity)))
 
-/* One thread, in a kernel that runs before the ones that read the map: replace the map's
- * placeholder address with the matrix's (sm_90a, PTX 8.3), and publish the change to the
- * copy engine of later kernels. */
+/* Replace a map's placeholder address with the matrix's (sm_90a, PTX 8.3); the release
+ * publishes the change to the copy engine (the tensormap proxy). */
 #define TMA_MAP_SET_ADDRESS(map, address)                                                 \
     asm volatile("// @sm90a tensormap.replace.tile.global_address.global.b1024.b64 [%0], %1;" \
                  ::"l"(map), "l"(address) : "memory")
 #define TMA_MAP_RELEASE()                                                                 \
     asm volatile("// @sm90a fence.proxy.tensormap::generic.release.gpu;" ::: "memory")
-/* Any thread, before the first copy through a map that an earlier kernel changed. */
+/* The maps' addresses written in (A's at byte 0, B's at 128, with cmap C's at 256) and
+ * published to the copy engine; then each thread that copies through a map acquires it.  Every
+ * group writes the same bytes, so no group can read a map in any other state. */
+#define TMA_MAPS_SET(maps, a, b, c, operands, cmap)                                       \
+    do {                                                                                  \
+        if (operands) {                                                                   \
+            TMA_MAP_SET_ADDRESS(maps, (ulong)(a));                                        \
+            TMA_MAP_SET_ADDRESS((maps) + 128, (ulong)(b));                                \
+        }                                                                                 \
+        if (cmap)                                                                         \
+            TMA_MAP_SET_ADDRESS((maps) + 256, (ulong)(c));                                \
+        TMA_MAP_RELEASE();                                                                \
+    } while (0)
+/* Any thread, before the first copy through a map that was changed (TMA_MAPS_SET). */
 #define TMA_MAP_ACQUIRE(map)                                                              \
     asm volatile("// @sm90a fence.proxy.tensormap::generic.acquire.gpu [%0], 128;"        \
                  ::"l"(map) : "memory")

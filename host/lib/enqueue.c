@@ -30,11 +30,6 @@ int prepass_create(gemm_plan *plan, errbuf *e)
     cl_int st = CL_SUCCESS;
     if (plan->variant->tma) {
         plan->tma_emulated = plan->variant->need == NEED_EMULATION;
-        plan->set_maps = clCreateKernel(plan->program, "wgmma_tma_set_maps", &st);
-        if (!plan->set_maps) {
-            err_set(e, "clCreateKernel(wgmma_tma_set_maps) failed: %s", cl_error_name(st));
-            return -1;
-        }
     }
     /* Every plan may pack operands for the layout pre-pass, so every plan has scratch. */
     plan->scratch = calloc(1, sizeof *plan->scratch);
@@ -57,8 +52,6 @@ int prepass_create(gemm_plan *plan, errbuf *e)
 
 void prepass_release(gemm_plan *plan)
 {
-    if (plan->set_maps)
-        clReleaseKernel(plan->set_maps);
     if (plan->pack_bt)
         clReleaseKernel(plan->pack_bt);
     if (plan->round_a)
@@ -68,12 +61,13 @@ void prepass_release(gemm_plan *plan)
         free(plan->scratch);
     }
     plan->scratch = NULL;
-    plan->set_maps = plan->pack_bt = plan->round_a = NULL;
+    plan->pack_bt = plan->round_a = NULL;
 }
 
 /* The tensor maps of A and B for cl/10_wgmma_tma.cl, as the operands are stored, in a new
- * buffer that the queue keeps alive until the kernels have run; their addresses are
- * placeholders that set_maps replaces on the device.  A K-major operand (A as M x K, packed
+ * buffer that the queue keeps alive until the kernel has run; their addresses are
+ * placeholders that the kernel's producer replaces (TMA_MAPS_SET: OpenCL does not tell the
+ * host a buffer's device address).  A K-major operand (A as M x K, packed
  * B^T, a 16-bit B stored N x K) is read in boxes of BM (BN) rows x BK values swizzled at the
  * row's bytes; an MN-major one (16-bit B as K x N, A stored K x M) in boxes of BK rows x 128
  * bytes.  A batched build reads 3-D maps, the problem as the third coordinate: a strided
@@ -126,11 +120,9 @@ static bool c_map_shape(const gemm_plan *plan, gemm_shape s, gemm_operand C, flo
     return tensor_map_check_shape(out, &ignored) == 0;
 }
 
-/* The maps' buffer, its addresses written in by wgmma_tma_set_maps; with ev, that kernel's
- * event (the call's first command: a caller pays the launch, so the timing bracket holds it). */
 static cl_mem tma_maps(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
                        gemm_operand A, gemm_operand B, gemm_operand C, float beta,
-                       const gemm_batch *batch, cl_int *cmap, cl_event *ev, errbuf *e)
+                       const gemm_batch *batch, cl_int *cmap, errbuf *e)
 {
     tensor_map maps[3];
     memset(maps, 0, sizeof maps);
@@ -169,23 +161,7 @@ static cl_mem tma_maps(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
         err_set(e, "clCreateBuffer(tensor maps) failed: %s", cl_error_name(st));
         return NULL;
     }
-    if (real) {
-        cl_kernel k = plan->set_maps;
-        CL_TRY(e, clSetKernelArg(k, 0, sizeof(cl_mem), &buf));
-        CL_TRY(e, clSetKernelArg(k, 1, sizeof(cl_mem), &A.buf));
-        CL_TRY(e, clSetKernelArg(k, 2, sizeof(int), &A.off));
-        CL_TRY(e, clSetKernelArg(k, 3, sizeof(cl_mem), &B.buf));
-        CL_TRY(e, clSetKernelArg(k, 4, sizeof(int), &B.off));
-        CL_TRY(e, clSetKernelArg(k, 5, sizeof(cl_mem), &C.buf));
-        CL_TRY(e, clSetKernelArg(k, 6, sizeof(int), &C.off));
-        CL_TRY(e, clSetKernelArg(k, 7, sizeof(cl_int), cmap));
-        const size_t one = 1;
-        CL_TRY(e, clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, ev));
-    }
     return buf;
-fail:
-    clReleaseMemObject(buf);
-    return NULL;
 }
 
 
@@ -286,7 +262,7 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
 {
     cl_kernel k = plan->kernel;
     cl_mem maps = NULL;
-    cl_event maps_ev = NULL, pre = NULL, main_ev = NULL;
+    cl_event pre = NULL, main_ev = NULL;
     cl_uint i = 0;
     int rc = -1;
     const gemm_batch one = { 1, { 0, 0, 0 } };
@@ -327,7 +303,7 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &kb.stride[b]));
     if (plan->variant->tma) {
         cl_int cmap = 0;
-        maps = tma_maps(plan, q, s, A, B, C, beta, &kb, &cmap, first ? &maps_ev : NULL, e);
+        maps = tma_maps(plan, q, s, A, B, C, beta, &kb, &cmap, e);
         if (!maps)
             goto fail;
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &maps));
@@ -346,8 +322,6 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &ldp));
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), ks ? &ks->counts : NULL));
     }
-    /* After set_maps, which only needs the packed buffers' addresses (their contents come
-     * later). */
     if (pack && tf32_prepass_enqueue(plan, q, s, user_a, user_b, batch, A, B, &kb,
                                      first ? &pre : NULL, e) != 0)
         goto fail;
@@ -379,14 +353,11 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
     }
     CL_TRY(e, clEnqueueNDRangeKernel(q, k, plan->variant->batched ? 3 : 2, NULL, global, local,
                                      0, NULL, first || last ? &main_ev : NULL));
-    if (first) { /* the earliest of set_maps, the pre-pass and the GEMM */
-        *first = maps_ev ? maps_ev : pre ? pre : main_ev;
-        if (*first == main_ev)
+    if (first) {
+        *first = pre ? pre : main_ev;
+        if (!pre)
             clRetainEvent(main_ev);
-        if (*first == maps_ev)
-            maps_ev = NULL;
-        else
-            pre = NULL;
+        pre = NULL;
     }
     if (last) {
         *last = main_ev;
@@ -399,8 +370,6 @@ fail:
         clReleaseEvent(main_ev);
     if (pre)
         clReleaseEvent(pre);
-    if (maps_ev)
-        clReleaseEvent(maps_ev);
     if (maps)
         clReleaseMemObject(maps);
     return rc;

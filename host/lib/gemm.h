@@ -68,9 +68,8 @@ typedef struct gemm_plan {
     int dtype;             /* clgemm_dtype of A and B; C's is build.c_type */
     bool batched;          /* built with GEMM_BATCHED=1: launches over a batch (cl/common.h) */
     gemm_build build;      /* what it was built for, less what the variant cannot honour */
-    /* Step 10: TMA tensor maps, filled in on the device by set_maps (emulated: unused). */
+    /* Step 10: TMA tensor maps, their addresses filled in by the kernel (emulated: unused). */
     bool tma_emulated;
-    cl_kernel set_maps;
     /* PREPASS_TF32_PACK: with pack_a A, with pack_b B^T, rounded to tf32 into scratch
      * buffers (and every operand the kernel cannot read in place); split (SPLIT=1, tf32x3)
      * writes hi and lo halves. */
