@@ -140,12 +140,20 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
                     __global gemm_c_t *restrict C, const int offC, const int ldc,
                     __global const gemm_c_t *restrict bias, const int offBias,
                     const int strideA, const int strideB, const int strideC,
-                    __global uchar *restrict maps, const int kslice,
+                    __global const uchar *restrict maps_in, const int kslice,
                     __global float *restrict partials, const int ldp,
-                    __global int *restrict tile_counts, const int batch, const int cmap)
+                    __global int *restrict tile_counts, const int batch, const int cmap,
+                    __global uchar *restrict map_slots)
 {
     __global const elem_t *const A0_ = A, *const B0_ = B;
     __global gemm_c_t *const C0_ = C;
+#if CLGEMM_EMULATE_TMA
+    __global const uchar *const maps = maps_in; /* unread: the emulation copies from A, B */
+    (void)map_slots;
+#else
+    /* The maps this group copies through: its own slot (TMA_MAPS_COPY). */
+    __global uchar *const maps = map_slots + TMA_MAP_SLOT_BYTES * TMA_MAP_SLOT;
+#endif
     /* Swizzle atoms must sit on their pattern's repeat (1024 bytes for 128-byte rows).  With
      * PERSIST the staged stores have their own room after the ring, which by then already
      * fills with the next problem's slices. */
@@ -202,9 +210,10 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
     if (tid / 32 == PRODUCER0 / 32) { /* the producer: one work-item issues every copy */
         if (tid == PRODUCER0) {
             /* The host encodes the maps with a placeholder address (OpenCL does not tell it a
-             * buffer's): every group's producer writes the real ones in, the same bytes, and
-             * publishes them to the copy engine (mma/tma.h).  A kernel of its own did this
-             * before, at the price of a launch per call. */
+             * buffer's): the producer copies them to the group's slot, writes the real ones
+             * in and publishes them to the copy engine (mma/tma.h).  A kernel of its own did
+             * this before, at the price of a launch per call. */
+            TMA_MAPS_COPY(maps, maps_in);
             TMA_MAPS_SET(maps, A0_ + offA, B0_ + offB, C0_ + offC, K > 0, cmap);
             TMA_MAP_ACQUIRE(maps);
             TMA_MAP_ACQUIRE(maps + 128);

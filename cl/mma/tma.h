@@ -108,9 +108,26 @@ inline int tma_bar_done(const uint bar, const uint parity)
                  ::"l"(map), "l"(address) : "memory")
 #define TMA_MAP_RELEASE()                                                                 \
     asm volatile("// @sm90a fence.proxy.tensormap::generic.release.gpu;" ::: "memory")
+/* Each group copies through maps of its own, slot TMA_MAP_SLOT of the host's map_slots (a
+ * slot is shared only by groups TMA_MAP_SLOTS apart in launch order, which write the same
+ * bytes into it): 132 groups writing into one shared map put 4-30 us on a batch (probe70).
+ * The host's slot count is the same (host/lib/enqueue.c). */
+#define TMA_MAP_SLOTS 256
+#define TMA_MAP_SLOT_BYTES 384
+#define TMA_MAP_SLOT                                                                      \
+    (((get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) +       \
+      get_group_id(0)) % TMA_MAP_SLOTS)
+/* The host-encoded maps into the slot: 16-byte words, every load before the stores. */
+#define TMA_MAPS_COPY(slot, from)                                                         \
+    do {                                                                                  \
+        ulong2 w_[TMA_MAP_SLOT_BYTES / 16];                                               \
+        _Pragma("unroll") for (int i_ = 0; i_ < TMA_MAP_SLOT_BYTES / 16; ++i_) w_[i_] =   \
+            ((__global const ulong2 *)(from))[i_];                                        \
+        _Pragma("unroll") for (int i_ = 0; i_ < TMA_MAP_SLOT_BYTES / 16; ++i_)            \
+            ((__global ulong2 *)(slot))[i_] = w_[i_];                                     \
+    } while (0)
 /* The maps' addresses written in (A's at byte 0, B's at 128, with cmap C's at 256) and
- * published to the copy engine; then each thread that copies through a map acquires it.  Every
- * group writes the same bytes, so no group can read a map in any other state. */
+ * published to the copy engine; then each thread that copies through a map acquires it. */
 #define TMA_MAPS_SET(maps, a, b, c, operands, cmap)                                       \
     do {                                                                                  \
         if (operands) {                                                                   \

@@ -315,6 +315,14 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), ks ? &ks->counts : NULL));
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &batch->count));
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_int), &cmap));
+        /* Room for the groups' own copies of the maps (cl/mma/tma.h: TMA_MAP_SLOTS of
+         * TMA_MAP_SLOT_BYTES), which each group writes whole before reading: no fill. */
+        enum { TMA_MAP_SLOTS = 256, TMA_MAP_SLOT_BYTES = 384 };
+        cl_mem slots = gemm_scratch_get(plan, q, SCRATCH_TMA_MAPS,
+                                        (size_t)TMA_MAP_SLOTS * TMA_MAP_SLOT_BYTES, e);
+        if (!slots)
+            goto fail;
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &slots));
     } else if (plan->variant->split_in_launch) { /* cl/skinny_ksplit.h, read if built so */
         const int len = ks ? ks->len : s.K, ldp = ks ? ks->ldp : 0;
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &len));

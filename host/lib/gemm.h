@@ -125,6 +125,7 @@ enum {
     SCRATCH_LAYOUT_C,
     SCRATCH_SPLITK,        /* split-K's partial products */
     SCRATCH_KSPLIT_COUNTS, /* GEMM_KSPLIT's finished slices per block (kept at zero) */
+    SCRATCH_TMA_MAPS,      /* step 10's per-group copies of the tensor maps (enqueue.c) */
     SCRATCH_SLOTS
 };
 void gemm_scratch_begin(const gemm_plan *plan, cl_command_queue q);
