@@ -110,7 +110,8 @@ inline int tma_bar_done(const uint bar, const uint parity)
     asm volatile("// @sm90a fence.proxy.tensormap::generic.release.gpu;" ::: "memory")
 /* Each group copies through maps of its own, slot TMA_MAP_SLOT of the host's map_slots (a
  * slot is shared only by groups TMA_MAP_SLOTS apart in launch order, which write the same
- * bytes into it): 132 groups writing into one shared map put 4-30 us on a batch (probe70).
+ * bytes into it): every group writing into one shared map slowed the batches most, all
+ * their groups starting at once (probe70 in bench/results/2026-11-25_nvidia-h100/probes).
  * The host's slot count is the same (host/lib/enqueue.c). */
 #define TMA_MAP_SLOTS 256
 #define TMA_MAP_SLOT_BYTES 384
