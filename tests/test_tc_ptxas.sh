@@ -95,4 +95,33 @@ for params in "-DGEMM_CTYPE=1" "-DGEMM_CTYPE=2 -DGEMM_EPILOGUE=4 -DGEMM_TRANS_B=
     fi
     echo "ok   [07_warp_tiled.cl $params] sm_80 $cvt"
 done
+# Step 11's one-launch split on NVIDIA (CLGEMM_NV_PARTIALS, host/lib/plan.c): plain partial
+# sums behind PTX's device-wide fence, which its PTX must hold and ptxas must take.
+# (min on ints, the only kind the kernel takes, fma, the count's atomics and mem_fence: clang's
+# nvcl target has no definitions to link; PTX's atomics stand in)
+{ cat "$tmp/prelude.h"; cat <<'CL'
+#define min(a, b) ((a) < (b) ? (a) : (b))
+#define fma(a, b, c) ((a) * (b) + (c))
+#define atomic_add(p, v) ({ int r_; __asm__ volatile("atom.global.add.u32 %0, [%1], %2;" \
+    : "=r"(r_) : "l"(p), "r"(v) : "memory"); r_; })
+#define atomic_xchg(p, v) ({ int r_; __asm__ volatile("atom.global.exch.b32 %0, [%1], %2;" \
+    : "=r"(r_) : "l"(p), "r"(v) : "memory"); r_; })
+#define mem_fence(f) ((void)0)
+#define vload4(o, p) ((float4)((p)[4 * (o)], (p)[4 * (o) + 1], (p)[4 * (o) + 2], (p)[4 * (o) + 3]))
+CL
+  expand 11_skinny.cl; } > "$tmp/k11.cl"
+# (fp32 data: the 16-bit build wants more of the built-ins than this stand-in list has)
+for params in "-DBM=16 -DKT=8 -DRN=2 -DAL=512" "-DBM=4 -DGEMM_TRANS_B=1"; do
+    what="11_skinny.cl -DGEMM_KSPLIT=1 -DCLGEMM_NV_PARTIALS=1 $params"
+    if ! nvcl "$tmp/k11.cl" "$tmp/k11.ptx" -DGEMM_KSPLIT=1 -DCLGEMM_NV_PARTIALS=1 $params; then
+        echo "FAIL [$what] clang:"; head -20 "$tmp/err"; fail=1; continue
+    fi
+    grep -q "membar.gl" "$tmp/k11.ptx" ||
+        { echo "FAIL [$what] no membar.gl in the PTX"; fail=1; continue; }
+    sed -e 's/^\.version .*/.version 8.0/' "$tmp/k11.ptx" > "$tmp/k11s.ptx"
+    if ! "$ptxas" -arch=sm_80 -v "$tmp/k11s.ptx" -o /dev/null > "$tmp/log" 2>&1; then
+        echo "FAIL [$what] sm_80:"; head -20 "$tmp/log"; fail=1; continue
+    fi
+    echo "ok   [$what] sm_80 membar.gl"
+done
 exit $fail
