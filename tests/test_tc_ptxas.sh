@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The real (non-emulated) path of cl/08_mma.cl and cl/mma/mma_sync.h, assembled without a GPU:
+# The real (non-emulated) NVIDIA paths of cl/08_mma.cl and cl/mma/mma_sync.h (and below, step 7's
+# 16-bit C and step 11's one-launch split), assembled without a GPU:
 # clang compiles the kernel to PTX for NVPTX, the PTX is made to look like NVIDIA's OpenCL
 # output (.version 8.0, .target sm_80 / sm_90), and ptxas must accept it, with no spills for
 # TF32, f16 and bf16 (tf32x3, SPLIT=1, spills a little in clang's PTX with or without ldmatrix).
