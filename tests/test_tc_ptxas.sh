@@ -78,23 +78,28 @@ for params in "-DDTYPE=0 -DWM=64 -DWN=32 -DTM=16 -DTN=4" "-DDTYPE=0 -DWM=64 -DWN
         echo "ok   [$params] sm_$sm $info"
     done
 done
+# sm80_check SOURCE NAME WANT PARAMS...: SOURCE to PTX with PARAMS, WANT (an instruction) in
+# the PTX, and ptxas for sm_80 must take it; one ok or FAIL line, fail=1 on a FAIL.
+sm80_check() {
+    local src=$1 name=$2 want=$3; shift 3
+    local what="$name $*"
+    if ! nvcl "$src" "$tmp/s.ptx" "$@"; then
+        echo "FAIL [$what] clang:"; head -20 "$tmp/err"; fail=1; return
+    fi
+    grep -q "$want" "$tmp/s.ptx" || { echo "FAIL [$what] no $want in the PTX"; fail=1; return; }
+    sed -e 's/^\.version .*/.version 8.0/' "$tmp/s.ptx" > "$tmp/s80.ptx"
+    if ! "$ptxas" -arch=sm_80 -v "$tmp/s80.ptx" -o /dev/null > "$tmp/log" 2>&1; then
+        echo "FAIL [$what] sm_80:"; head -20 "$tmp/log"; fail=1; return
+    fi
+    echo "ok   [$what] sm_80 $want"
+}
 # Step 7 (SIMT) with a 16-bit C stores through the same pair conversion: its PTX must hold it
 # and ptxas must take it.
 # (fma on float4: clang's nvcl target has no definition to link; a contracted product here)
 { cat "$tmp/prelude.h"; echo '#define fma(a, b, c) ((a) * (b) + (c))'; expand 07_warp_tiled.cl
 } > "$tmp/k7.cl"
 for params in "-DGEMM_CTYPE=1" "-DGEMM_CTYPE=2 -DGEMM_EPILOGUE=4 -DGEMM_TRANS_B=1"; do
-    cvt=$(cvt_of "$params")
-    if ! nvcl "$tmp/k7.cl" "$tmp/k7.ptx" $params; then
-        echo "FAIL [07_warp_tiled.cl $params] clang:"; head -20 "$tmp/err"; fail=1; continue
-    fi
-    grep -q "$cvt" "$tmp/k7.ptx" ||
-        { echo "FAIL [07_warp_tiled.cl $params] no $cvt in the PTX"; fail=1; continue; }
-    sed -e 's/^\.version .*/.version 8.0/' "$tmp/k7.ptx" > "$tmp/k7s.ptx"
-    if ! "$ptxas" -arch=sm_80 -v "$tmp/k7s.ptx" -o /dev/null > "$tmp/log" 2>&1; then
-        echo "FAIL [07_warp_tiled.cl $params] sm_80:"; head -20 "$tmp/log"; fail=1; continue
-    fi
-    echo "ok   [07_warp_tiled.cl $params] sm_80 $cvt"
+    sm80_check "$tmp/k7.cl" 07_warp_tiled.cl "$(cvt_of "$params")" $params
 done
 # Step 11's one-launch split on NVIDIA (CLGEMM_NV_PARTIALS, host/lib/plan.c): plain partial
 # sums behind PTX's device-wide fence, which its PTX must hold and ptxas must take.
@@ -113,16 +118,6 @@ CL
   expand 11_skinny.cl; } > "$tmp/k11.cl"
 # (fp32 data: the 16-bit build wants more of the built-ins than this stand-in list has)
 for params in "-DBM=16 -DKT=8 -DRN=2 -DAL=512" "-DBM=4 -DGEMM_TRANS_B=1"; do
-    what="11_skinny.cl -DGEMM_KSPLIT=1 -DCLGEMM_NV_PARTIALS=1 $params"
-    if ! nvcl "$tmp/k11.cl" "$tmp/k11.ptx" -DGEMM_KSPLIT=1 -DCLGEMM_NV_PARTIALS=1 $params; then
-        echo "FAIL [$what] clang:"; head -20 "$tmp/err"; fail=1; continue
-    fi
-    grep -q "membar.gl" "$tmp/k11.ptx" ||
-        { echo "FAIL [$what] no membar.gl in the PTX"; fail=1; continue; }
-    sed -e 's/^\.version .*/.version 8.0/' "$tmp/k11.ptx" > "$tmp/k11s.ptx"
-    if ! "$ptxas" -arch=sm_80 -v "$tmp/k11s.ptx" -o /dev/null > "$tmp/log" 2>&1; then
-        echo "FAIL [$what] sm_80:"; head -20 "$tmp/log"; fail=1; continue
-    fi
-    echo "ok   [$what] sm_80 membar.gl"
+    sm80_check "$tmp/k11.cl" 11_skinny.cl membar.gl -DGEMM_KSPLIT=1 -DCLGEMM_NV_PARTIALS=1 $params
 done
 exit $fail
