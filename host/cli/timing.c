@@ -12,8 +12,9 @@
 #define AUTO_MAX_RUNS 200
 
 /* The bracket: for ours the first command's start (a packing pre-pass where the call needs
- * one) and the last command's end, every command the call enqueues; for CLBlast, which may enqueue several kernels and returns
- * the event of the last one, a marker enqueued just before it opens the bracket. */
+ * one) and the last command's end, so every command the call enqueues; for CLBlast, which
+ * may enqueue several kernels and returns the event of the last one, a marker enqueued just
+ * before it opens the bracket. */
 int timing_enqueue(session *s, const run_request *req, const workspace *w, const run_row *row,
                    cl_event *first, cl_event *last, errbuf *e)
 {

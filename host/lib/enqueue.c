@@ -28,9 +28,7 @@ static void scratch_drop(struct plan_scratch *sc);
 int prepass_create(gemm_plan *plan, errbuf *e)
 {
     cl_int st = CL_SUCCESS;
-    if (plan->variant->tma) {
-        plan->tma_emulated = plan->variant->need == NEED_EMULATION;
-    }
+    plan->tma_emulated = plan->variant->tma && plan->variant->need == NEED_EMULATION;
     /* Every plan may pack operands for the layout pre-pass, so every plan has scratch. */
     plan->scratch = calloc(1, sizeof *plan->scratch);
     if (!plan->scratch) {
@@ -316,13 +314,15 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &batch->count));
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_int), &cmap));
         /* Room for the groups' own copies of the maps (cl/mma/tma.h: TMA_MAP_SLOTS of
-         * TMA_MAP_SLOT_BYTES), which each group writes whole before reading: no fill. */
+         * TMA_MAP_SLOT_BYTES), which each group writes whole before reading: no fill.  The
+         * emulation reads no map (NULL). */
         enum { TMA_MAP_SLOTS = 256, TMA_MAP_SLOT_BYTES = 384 };
-        cl_mem slots = gemm_scratch_get(plan, q, SCRATCH_TMA_MAPS,
-                                        (size_t)TMA_MAP_SLOTS * TMA_MAP_SLOT_BYTES, e);
-        if (!slots)
+        cl_mem slots = NULL;
+        if (!plan->tma_emulated &&
+            !(slots = gemm_scratch_get(plan, q, SCRATCH_TMA_MAPS,
+                                       (size_t)TMA_MAP_SLOTS * TMA_MAP_SLOT_BYTES, e)))
             goto fail;
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &slots));
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), slots ? &slots : NULL));
     } else if (plan->variant->split_in_launch) { /* cl/skinny_ksplit.h, read if built so */
         const int len = ks ? ks->len : s.K, ldp = ks ? ks->ldp : 0;
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &len));
