@@ -140,7 +140,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
                     __global gemm_c_t *restrict C, const int offC, const int ldc,
                     __global const gemm_c_t *restrict bias, const int offBias,
                     const int strideA, const int strideB, const int strideC,
-                    __global const uchar *restrict maps_in, const int kslice,
+                    const tma_maps_arg maps_in, const int kslice,
                     __global float *restrict partials, const int ldp,
                     __global int *restrict tile_counts, const int batch, const int cmap,
                     __global uchar *restrict map_slots)
@@ -148,8 +148,8 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
     __global const elem_t *const A0_ = A, *const B0_ = B;
     __global gemm_c_t *const C0_ = C;
 #if CLGEMM_EMULATE_TMA
-    __global const uchar *const maps = maps_in; /* unread: the emulation copies from A, B */
-    (void)map_slots;
+    __global const uchar *const maps = map_slots; /* unread: the emulation copies from A, B */
+    (void)maps_in;
 #else
     /* The maps this group copies through: its own slot (TMA_MAPS_COPY). */
     __global uchar *const maps = map_slots + TMA_MAP_SLOT_BYTES * TMA_MAP_SLOT;

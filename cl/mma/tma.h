@@ -33,6 +33,12 @@
 #endif
 #endif
 
+/* The host's tensor maps of A, B and C (host/lib/tensor_map.h), a kernel argument by value:
+ * nothing to create and upload per call. */
+typedef struct {
+    ulong2 w[24];
+} tma_maps_arg;
+
 #if !CLGEMM_EMULATE_TMA
 
 /* One thread: initialise an mbarrier for `count` arrivals, then make the initialisation
@@ -118,14 +124,11 @@ inline int tma_bar_done(const uint bar, const uint parity)
 #define TMA_MAP_SLOT                                                                      \
     (((get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) +       \
       get_group_id(0)) % TMA_MAP_SLOTS)
-/* The host-encoded maps into the slot: 16-byte words, every load before the stores. */
+/* The host-encoded maps (a tma_maps_arg, by value) into the slot, 16 bytes at a time. */
 #define TMA_MAPS_COPY(slot, from)                                                         \
     do {                                                                                  \
-        ulong2 w_[TMA_MAP_SLOT_BYTES / 16];                                               \
-        _Pragma("unroll") for (int i_ = 0; i_ < TMA_MAP_SLOT_BYTES / 16; ++i_) w_[i_] =   \
-            ((__global const ulong2 *)(from))[i_];                                        \
         _Pragma("unroll") for (int i_ = 0; i_ < TMA_MAP_SLOT_BYTES / 16; ++i_)            \
-            ((__global ulong2 *)(slot))[i_] = w_[i_];                                     \
+            ((__global ulong2 *)(slot))[i_] = (from).w[i_];                               \
     } while (0)
 /* The maps' addresses written in (A's at byte 0, B's at 128, with cmap C's at 256) and
  * published to the copy engine; then each thread that copies through a map acquires it. */

@@ -62,9 +62,8 @@ void prepass_release(gemm_plan *plan)
     plan->pack_bt = plan->round_a = NULL;
 }
 
-/* The tensor maps of A and B for cl/10_wgmma_tma.cl, as the operands are stored, in a new
- * buffer that the queue keeps alive until the kernel has run; their addresses are
- * placeholders that the kernel's producer replaces (TMA_MAPS_SET: OpenCL does not tell the
+/* The tensor maps of A and B for cl/10_wgmma_tma.cl, as the operands are stored, a kernel
+ * argument by value; their addresses are placeholders that the kernel's producer replaces (TMA_MAPS_SET: OpenCL does not tell the
  * host a buffer's device address).  A K-major operand (A as M x K, packed
  * B^T, a 16-bit B stored N x K) is read in boxes of BM (BN) rows x BK values swizzled at the
  * row's bytes; an MN-major one (16-bit B as K x N, A stored K x M) in boxes of BK rows x 128
@@ -118,12 +117,12 @@ static bool c_map_shape(const gemm_plan *plan, gemm_shape s, gemm_operand C, flo
     return tensor_map_check_shape(out, &ignored) == 0;
 }
 
-static cl_mem tma_maps(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
-                       gemm_operand A, gemm_operand B, gemm_operand C, float beta,
-                       const gemm_batch *batch, cl_int *cmap, errbuf *e)
+/* maps[3]: A's, B's and (where *cmap) C's, passed to the kernel by value. */
+static int tma_maps(const gemm_plan *plan, gemm_shape s, gemm_operand A, gemm_operand B,
+                    gemm_operand C, float beta, const gemm_batch *batch, cl_int *cmap,
+                    tensor_map maps[3], errbuf *e)
 {
-    tensor_map maps[3];
-    memset(maps, 0, sizeof maps);
+    memset(maps, 0, 3 * sizeof *maps);
     bool real = !plan->tma_emulated && s.K > 0;
     tensor_map_shape c3;
     *cmap = c_map_shape(plan, s, C, beta, batch, &c3);
@@ -144,22 +143,13 @@ static cl_mem tma_maps(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
         const tensor_map_shape b3 = batch_of(b, plan, batch->count, batch->stride[1]);
         if (tensor_map_encode(&maps[0], TENSOR_MAP_PLACEHOLDER_ADDRESS, &a3, e) != 0 ||
             tensor_map_encode(&maps[1], TENSOR_MAP_PLACEHOLDER_ADDRESS, &b3, e) != 0)
-            return NULL;
+            return -1;
         errbuf ignored = { "" }; /* the kernel's own stores run instead */
         if (*cmap &&
             tensor_map_encode(&maps[2], TENSOR_MAP_PLACEHOLDER_ADDRESS, &c3, &ignored) != 0)
             *cmap = 0;
     }
-    cl_context ctx;
-    cl_int st = clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, NULL);
-    cl_mem buf = st == CL_SUCCESS ? clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                                                   sizeof maps, maps, &st)
-                                  : NULL;
-    if (!buf) {
-        err_set(e, "clCreateBuffer(tensor maps) failed: %s", cl_error_name(st));
-        return NULL;
-    }
-    return buf;
+    return 0;
 }
 
 
@@ -259,7 +249,6 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
                    cl_event *first, cl_event *last, errbuf *e)
 {
     cl_kernel k = plan->kernel;
-    cl_mem maps = NULL;
     cl_event pre = NULL, main_ev = NULL;
     cl_uint i = 0;
     int rc = -1;
@@ -301,10 +290,11 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &kb.stride[b]));
     if (plan->variant->tma) {
         cl_int cmap = 0;
-        maps = tma_maps(plan, q, s, A, B, C, beta, &kb, &cmap, e);
-        if (!maps)
+        tensor_map maps[3];
+        if (tma_maps(plan, s, A, B, C, beta, &kb, &cmap, maps, e) != 0)
             goto fail;
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &maps));
+        /* By value: no buffer to create and upload per call (cl/mma/tma.h, tma_maps_arg). */
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof maps, maps));
         /* Step 10 takes the split's arguments whether or not it was built to read them. */
         const int len = ks ? ks->len : s.K, ldp = ks ? ks->ldp : 0;
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &len));
@@ -333,8 +323,8 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
     if (pack && tf32_prepass_enqueue(plan, q, s, user_a, user_b, batch, A, B, &kb,
                                      first ? &pre : NULL, e) != 0)
         goto fail;
-    /* An out-of-order queue would start the GEMM before its maps and packed operands. */
-    if ((pack || maps) && gemm_queue_fence(q, gemm_queue_unordered(q), e) != 0)
+    /* An out-of-order queue would start the GEMM before its packed operands. */
+    if (pack && gemm_queue_fence(q, gemm_queue_unordered(q), e) != 0)
         goto fail;
 
     size_t tiles_m = ceil_div((size_t)s.M, (size_t)plan->bm);
@@ -378,8 +368,6 @@ fail:
         clReleaseEvent(main_ev);
     if (pre)
         clReleaseEvent(pre);
-    if (maps)
-        clReleaseMemObject(maps);
     return rc;
 }
 
