@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """A batch rule for a purpose name, through the clgemm binary: a tuning file's rule with
 "batch": true picks what `tensor_core` runs for a strided batch of bf16 data alone, not for a
-single GEMM of the same shape (step 10 emulated on PoCL).  In the slow suite: its two cold
+single GEMM of the same shape (step 10 emulated on PoCL); and where the tightest class's kernel
+cannot run a batch in one launch (step 8 reads no transposed operand), the next looser class's
+rule runs it, not the purpose's defaults.  In the slow suite: its two cold
 builds of the emulated kernel cost a minute of CPU that the quick suite has no room for;
 test_cli.py checks the same rule mechanism for `auto` there.
 usage: test_cli_batch_rule.py PATH/TO/clgemm"""
@@ -43,7 +45,28 @@ with tempfile.TemporaryDirectory() as tmp:
         except (ValueError, KeyError, IndexError):
             params[batch] = 'FAILED: ' + out + err
 
+    # TF32: step 8 for M <= 128, step 10 with PERSIST for M <= 512.  NN runs step 8; NT
+    # (B stored N x K, which step 8 would pack per problem) falls to the M <= 512 rule.
+    rules = [dict(rule, dtype='f32', m_max=128, algorithm='mma', params=''),
+             dict(rule, dtype='f32', params='BN=128,WGN=128,STAGES=4,PACKA=3,PERSIST=1')]
+    json.dump({'format': 'clgemm-tuning-1', 'entries': [], 'rules': rules}, open(tuning, 'w'))
+    ran = {}
+    for trans in ('NN', 'NT'):
+        rc, out, err = run('--device', 'pocl', '--algo', 'tensor_core', '--trans', trans,
+                           '--size', '40x24x32', '--batch', '3', '--iters', '1', '--quiet',
+                           '--format', 'json', '--no-baseline',
+                           env={'CLGEMM_TUNING_FILE': tuning, 'CLGEMM_EMULATE_MATRIX': '1'})
+        try:
+            row = json.loads(out)['results'][0]['rows'][0]
+            ran[trans] = (row['backend'] + ' ' + row['params']
+                          if rc == 0 and row['status'] == 'ok' else 'FAILED')
+        except (ValueError, KeyError, IndexError):
+            ran[trans] = 'FAILED: ' + out + err
+
 ok = 'WGN=128 STAGES=2' in params['3'] and 'STAGES=2' not in params['1']
 print('%s a batch rule: a batch of 3 runs its kernel, a single GEMM does not %s' %
       ('ok  ' if ok else 'FAIL', '' if ok else repr(params)))
-sys.exit(0 if ok else 1)
+ok_next = 'mma.sync' in ran['NN'] and 'wgmma+tma' in ran['NT'] and 'PERSIST=1' in ran['NT']
+print('%s the next class: an NN batch runs step 8, an NT batch the M <= 512 rule %s' %
+      ('ok  ' if ok_next else 'FAIL', '' if ok_next else repr(ran)))
+sys.exit(0 if ok and ok_next else 1)

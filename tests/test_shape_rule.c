@@ -78,6 +78,16 @@ static void test_parse_and_lookup(void)
     x = shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_BF16, false, false, 8, 4096);
     EXPECT(x && strcmp(x->algorithm, "mma") == 0);
     EXPECT(!shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_F16, false, false, 8, 4096));
+    /* The ranked order, the next looser class after each: M = 1 NT on GPU X takes M <= 1, then
+     * M <= 16, then any-device M <= 4 is last (another device's), M <= 128 before it. */
+    const long order[] = { 1, 16, 128, 4 };
+    for (int k = 0; k < 4; k++) {
+        x = shape_rule_lookup_ranked(r, "GPU X", "", "auto", CLGEMM_F32, true, false, 1, 4096, k);
+        EXPECT(x && x->m_max == order[k]);
+    }
+    EXPECT(!shape_rule_lookup_ranked(r, "GPU X", "", "auto", CLGEMM_F32, true, false, 1, 4096, 4));
+    EXPECT(shape_rule_lookup_ranked(r, "GPU X", "", "auto", CLGEMM_F32, true, false, 2, 4096, 0) ==
+           shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, false, 2, 4096));
 
     /* The split: blocks below split_per_cu x CUs, slices at least split_kmin long. */
     x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, false, 16, 4096);

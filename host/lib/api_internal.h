@@ -72,6 +72,10 @@ struct ctx_plan *api_plan(clgemm_context *ctx, const algo_def *algo, clgemm_dtyp
 bool api_choose_by_shape(clgemm_context *ctx, const char *algorithm, clgemm_dtype dtype,
                          size_t M, size_t N, size_t K, const gemm_build *build,
                          struct ctx_plan **out);
+/* The same for the rank-th rule that applies (shape_rule_lookup_ranked; 0: the above). */
+bool api_choose_by_shape_ranked(clgemm_context *ctx, const char *algorithm, clgemm_dtype dtype,
+                                size_t M, size_t N, size_t K, const gemm_build *build,
+                                int rank, struct ctx_plan **out);
 /* Sets what clgemm_resolve_reason() says about the last choice of this thread. */
 void api_reason(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

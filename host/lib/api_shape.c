@@ -25,14 +25,21 @@ bool api_choose_by_shape(clgemm_context *ctx, const char *algorithm, clgemm_dtyp
                          size_t M, size_t N, size_t K, const gemm_build *build,
                          struct ctx_plan **out)
 {
+    return api_choose_by_shape_ranked(ctx, algorithm, dtype, M, N, K, build, 0, out);
+}
+
+bool api_choose_by_shape_ranked(clgemm_context *ctx, const char *algorithm, clgemm_dtype dtype,
+                                size_t M, size_t N, size_t K, const gemm_build *build,
+                                int rank, struct ctx_plan **out)
+{
     const char *purpose = algorithm ? algorithm : "auto";
     const algo_def *named = algorithm ? algo_find(algorithm) : NULL;
     if (algorithm && (!named || !named->candidates))
         return false; /* a step by name runs as named */
     const bool trans_b = build && build->trans_b, batched = build && build->batched;
-    const shape_rule *r = shape_rule_lookup(&tuning_get()->rules, ctx->dev->name,
-                                            ctx->dev->driver, purpose, (int)dtype, trans_b,
-                                            batched, (long)M, (long)N);
+    const shape_rule *r = shape_rule_lookup_ranked(&tuning_get()->rules, ctx->dev->name,
+                                                   ctx->dev->driver, purpose, (int)dtype,
+                                                   trans_b, batched, (long)M, (long)N, rank);
     if (!r)
         return false;
     const algo_def *algo = algo_find(r->algorithm);
@@ -64,8 +71,9 @@ bool api_choose_by_shape(clgemm_context *ctx, const char *algorithm, clgemm_dtyp
                      "K in %d slices", tiles, g->bm, g->bn, ctx->dev->compute_units, split);
         }
     }
-    api_reason("%sshape class M <= %ld, %s, %s data, for %s (rule of %s%s%s)%s",
-               batched ? "batch rule: " : "", r->m_max,
+    api_reason("%s%sshape class M <= %ld, %s, %s data, for %s (rule of %s%s%s)%s",
+               batched ? "batch rule: " : "",
+               rank ? "a tighter class's kernel cannot run it: " : "", r->m_max,
                r->trans < 0 ? "any B" : r->trans ? "B stored N x K" : "B stored K x N",
                clgemm_dtype_name(dtype), purpose, r->device, *r->measured ? ", measured at " : "",
                r->measured, why_split);

@@ -4,9 +4,13 @@
 
 #include "batch_choice.h"
 
-/* A batch under a purpose name: the batch rule of the tuning database for its shape class
- * (shape_rule.h: on the H100, step 10 with 128 x 128 tiles and two stages for 16-bit data,
- * whose stores go through local memory, 5% ahead of step 8), else its candidates from the last (the simplest
+/* How many rules, tightest class first, a batch tries before the candidates. */
+#define RULE_RANKS 4
+
+/* A batch under a purpose name: the batch rules of the tuning database for its shape class,
+ * tightest first (shape_rule.h: on the H100, step 10 with 128 x 128 tiles and two stages for
+ * 16-bit data, whose stores go through local memory, 5% ahead of step 8), the first whose
+ * kernel runs the whole batch in one launch; else its candidates from the last (the simplest
  * kernel, which runs batches of small problems fastest: step 8's 128 x 128 tiles and no
  * pre-pass beat step 10's defaults at 64 x 512^2 x 64 and 512 x 128^2 x 64) to the first, the
  * first whose batched build runs the whole batch in one launch (step 10, for instance, reads
@@ -29,24 +33,31 @@ struct ctx_plan *batch_choice_candidate(const char *fn, clgemm_context *ctx,
         list += strspn(list, " ");
     }
     const int M = p->swapped ? p->s.N : p->s.M, N = p->swapped ? p->s.M : p->s.N;
-    /* the rule (c = n), then the candidates from the last; a caller's parameters skip the rule */
-    for (int c = *named->overrides ? (int)n - 1 : (int)n; c >= 0; c--) {
-        if (c == (int)n) {
-            const char *purpose = named->algo->desc.step == 0 &&
-                                  strcmp(named->algo->desc.name, "auto") != 0
-                                      ? named->algo->desc.name : NULL;
-            if (!api_choose_by_shape(ctx, purpose, d->ab_type, (size_t)M, (size_t)N,
-                                     (size_t)p->s.K, &b, &cp))
-                continue;
-        } else {
-            char name[256]; /* the candidate, its parameters, then the caller's */
-            const bool has = memchr(names[c], ':', lens[c]) != NULL;
-            snprintf(name, sizeof name, "%.*s%s%s", (int)lens[c], names[c],
-                     *named->overrides ? (has ? "," : ":") : "", named->overrides);
-            if (api_choose(fn, ctx, name, d->ab_type, (size_t)M, (size_t)N, (size_t)p->s.K,
-                           &b, &cp) != CLGEMM_SUCCESS)
-                continue;
+    /* The rules first, tightest class first: where a class's kernel cannot run the batch in
+     * one launch (step 8 reads no transposed operand), the next looser class's may (probe72:
+     * a TF32 batch of 512 x 128^2 x 64 NT ran step 10's defaults at 2.2x NN's time).  A
+     * caller's parameters skip the rules. */
+    const char *purpose = named->algo->desc.step == 0 &&
+                          strcmp(named->algo->desc.name, "auto") != 0
+                              ? named->algo->desc.name : NULL;
+    for (int rank = 0; !*named->overrides && rank < RULE_RANKS; rank++) {
+        if (!api_choose_by_shape_ranked(ctx, purpose, d->ab_type, (size_t)M, (size_t)N,
+                                        (size_t)p->s.K, &b, rank, &cp))
+            continue;
+        if (gemm_call_whole_batch(fn, &cp->plan, batch, u, p, any)) {
+            api_ok(); /* a rule refused on the way is no error of the call */
+            return cp;
         }
+    }
+    /* Then the candidates from the last. */
+    for (int c = (int)n - 1; c >= 0; c--) {
+        char name[256]; /* the candidate, its parameters, then the caller's */
+        const bool has = memchr(names[c], ':', lens[c]) != NULL;
+        snprintf(name, sizeof name, "%.*s%s%s", (int)lens[c], names[c],
+                 *named->overrides ? (has ? "," : ":") : "", named->overrides);
+        if (api_choose(fn, ctx, name, d->ab_type, (size_t)M, (size_t)N, (size_t)p->s.K, &b,
+                       &cp) != CLGEMM_SUCCESS)
+            continue;
         if (gemm_call_whole_batch(fn, &cp->plan, batch, u, p, any)) {
             api_ok(); /* a candidate refused on the way is no error of the call */
             return cp;

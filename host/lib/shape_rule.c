@@ -104,30 +104,61 @@ void shape_rules_free(shape_rules *rules)
     rules->count = 0;
 }
 
+/* A rule's rank among those that apply: the device's own rules first, then the tightest
+ * class, then the same driver, the layout named exactly, the user's file. */
+static double rule_score(const shape_rule *r, const char *device, const char *driver)
+{
+    return (strcmp(r->device, device) == 0 ? 0 : 1e12) + (double)r->m_max * 8 +
+           (strcmp(r->driver, driver) != 0) * 4 + (r->trans < 0) * 2 + r->source;
+}
+
+static bool rule_applies(const shape_rule *r, const char *device, const char *purpose, int dtype,
+                         bool trans_b, bool batched, long M, long N)
+{
+    return (strcmp(r->device, device) == 0 || strcmp(r->device, "*") == 0) &&
+           strcmp(r->purpose, purpose) == 0 && r->dtype == dtype &&
+           (r->trans < 0 || r->trans == (int)trans_b) && M <= r->m_max &&
+           r->batch == batched && (batched || N >= 4 * r->m_max);
+}
+
+const shape_rule *shape_rule_lookup_ranked(const shape_rules *rules, const char *device,
+                                           const char *driver, const char *purpose, int dtype,
+                                           bool trans_b, bool batched, long M, long N, int rank)
+{
+    /* Walks the order (score, then position) rank + 1 times from the last rule taken. */
+    const shape_rule *best = NULL;
+    double prev_score = -INFINITY;
+    size_t prev_at = 0;
+    for (int step = 0; step <= rank; step++) {
+        best = NULL;
+        double best_score = INFINITY;
+        size_t best_at = 0;
+        for (size_t i = 0; i < rules->count; i++) {
+            const shape_rule *r = &rules->items[i];
+            if (!rule_applies(r, device, purpose, dtype, trans_b, batched, M, N))
+                continue;
+            const double score = rule_score(r, device, driver);
+            const bool after = score > prev_score || (score == prev_score && i > prev_at);
+            if (after && (score < best_score || (score == best_score && i < best_at))) {
+                best_score = score;
+                best_at = i;
+                best = r;
+            }
+        }
+        if (!best)
+            return NULL;
+        prev_score = best_score;
+        prev_at = best_at;
+    }
+    return best;
+}
+
 const shape_rule *shape_rule_lookup(const shape_rules *rules, const char *device,
                                     const char *driver, const char *purpose, int dtype,
                                     bool trans_b, bool batched, long M, long N)
 {
-    const shape_rule *best = NULL;
-    double best_score = INFINITY;
-    for (size_t i = 0; i < rules->count; i++) {
-        const shape_rule *r = &rules->items[i];
-        const bool own = strcmp(r->device, device) == 0;
-        if ((!own && strcmp(r->device, "*") != 0) || strcmp(r->purpose, purpose) != 0 ||
-            r->dtype != dtype || (r->trans >= 0 && r->trans != (int)trans_b) || M > r->m_max ||
-            r->batch != batched || (!batched && N < 4 * r->m_max))
-            continue;
-        /* The device's own rules first, then the tightest class, then the same driver, the
-         * layout named exactly, the user's file. */
-        const double score = (own ? 0 : 1e12) + (double)r->m_max * 8 +
-                             (strcmp(r->driver, driver) != 0) * 4 + (r->trans < 0) * 2 +
-                             r->source;
-        if (score < best_score) {
-            best_score = score;
-            best = r;
-        }
-    }
-    return best;
+    return shape_rule_lookup_ranked(rules, device, driver, purpose, dtype, trans_b, batched, M,
+                                    N, 0);
 }
 
 /* Where K is cut into s slices of a multiple of 8 values (as splitk_slices cuts), whether they

@@ -61,6 +61,11 @@ void shape_rules_free(shape_rules *rules);
 const shape_rule *shape_rule_lookup(const shape_rules *rules, const char *device,
                                     const char *driver, const char *purpose, int dtype,
                                     bool trans_b, bool batched, long M, long N);
+/* The rank-th rule in that order (0: shape_rule_lookup's): where the best rule's kernel cannot
+ * run the call (a batch it cannot read in one launch), the next looser class may. */
+const shape_rule *shape_rule_lookup_ranked(const shape_rules *rules, const char *device,
+                                           const char *driver, const char *purpose, int dtype,
+                                           bool trans_b, bool batched, long M, long N, int rank);
 
 /* The split count the rule asks for with `tiles` blocks of C and this K (1: none).  uneven:
  * the kernel runs a shorter last slice in the same launch (steps 10 and 11), so any count will do;
