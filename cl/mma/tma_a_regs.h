@@ -21,7 +21,15 @@
  * m16n8k8): work-item x of the warpgroup, lane l = x % 32 of warp w = x / 32, g = l / 4,
  * t = l % 4, holds A[16w + g][t], A[16w + g + 8][t], A[16w + g][t + 4], A[16w + g + 8][t + 4]
  * of the 64 x 8 step.  In the 128-byte swizzled box (mma/wgmma.h) the eight rows g of one
- * load hit eight different 16-byte chunks, so a warp's 32 loads fall in 32 banks. */
+ * load hit eight different 16-byte chunks, so a warp's 32 loads fall in 32 banks.
+ *
+ * A stored K x M (A_MN: B of an NN call run swapped, where A is the weight) needs no pass
+ * either.  TF32 wgmma reads no M-major operand from local memory, but these loads are the
+ * kernel's own: they read the boxes as the copy engine left them, BK k-rows of 32 m (128
+ * bytes, swizzled), two boxes per consumer, and hand the tensor core the same fragment.  A
+ * warp's load then reads four k-rows of eight neighbours: two of the rows' swizzled chunks
+ * share banks, a two-way conflict, where the pre-pass would have read and written all of A
+ * in memory. */
 #ifndef CLGEMM_TMA_A_REGS_H
 #define CLGEMM_TMA_A_REGS_H
 
@@ -45,8 +53,14 @@ inline void tma_a_fragment(float *a, __local const uchar *arena, const uint box,
     const int row = wg * 64 + (id / 32) * 16 + (id % 32) / 4, k = kk + id % 4;
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
-        const uint at = box + (uint)((row + 8 * (i & 1)) * SWZA + (k + 4 * (i >> 1)) * 4);
+        const int r = row + 8 * (i & 1), c = k + 4 * (i >> 1);
+#if A_MN /* box r / 32, its k-row c, m at r % 32 */
+        const uint at = box + (uint)((r / A_MN_COLS) * A_BOX1 + c * 128 + (r % A_MN_COLS) * 4);
+        a[i] = TF32_RNA(*(__local const float *)(arena + wgmma_swz(at, 128u)));
+#else
+        const uint at = box + (uint)(r * SWZA + c * 4);
         a[i] = TF32_RNA(*(__local const float *)(arena + wgmma_swz(at, SWZA)));
+#endif
     }
 }
 
@@ -60,7 +74,7 @@ inline void tma_a_fragment(float *a, __local const uchar *arena, const uint box,
             WGMMA_FENCE();                                                                   \
             const ulong da_ = A_DESC(base, kk);                                              \
             _Pragma("unroll") for (int j = 0; j < WG_NI; ++j)                                \
-                WGMMA_M64K8_TF32_RS(WGN, acc[j], af_, da_, B_DESC(base, j, kk));             \
+                WGMMA_M64K8_TF32_RS(WGN, acc[j], af_, da_, B_DESC(base, j, kk), A_MN);     \
         }                                                                                    \
         WGMMA_COMMIT();                                                                      \
     } while (0)

@@ -72,9 +72,10 @@
 #define TMA_THREADS (PRODUCER0 + 32 + ROUNDERS)
 #define WG_NI (BN / WGN)
 
-/* A_MN: A lands M-major (16-bit A stored K x M), else K-major; B_MN: B lands N-major (16-bit B
- * as K x N), else K-major (the TF32 pre-pass's B^T, or a 16-bit B stored N x K). */
-#if DTYPE != 0 && GEMM_TRANS_A
+/* A_MN: A lands M-major (A stored K x M: 16-bit, or TF32 with A rounded in registers, whose
+ * fragment loads read either layout), else K-major; B_MN: B lands N-major (16-bit B as K x N),
+ * else K-major (the TF32 pre-pass's B^T, or a B stored N x K). */
+#if GEMM_TRANS_A && (DTYPE != 0 || (PACKA == 3 && !SPLIT))
 #define A_MN 1
 #else
 #define A_MN 0
@@ -110,15 +111,17 @@ typedef ushort elem_t;
 
 /* Each operand's boxes per slice: count, bytes, shape (of the matrix as stored), box q's corner
  * at slice i, and the descriptor of consumer wg's A or of B's j-th WGN columns at k step kk. */
-#if A_MN /* A stored K x M: per consumer one box of BK k-rows x 64 m (128 bytes, 128B swizzle) */
-#define A_BOXES (BM / 64)
+#if A_MN /* A stored K x M: boxes of BK k-rows x 128 bytes (64 m, or 32 in fp32), 128B swizzle */
+#define A_MN_COLS (128 / ELEM)
+#define A_BOXES (BM / A_MN_COLS)
 #define A_BOX1 (BK * 128)
 #define A_BOX_ROWS BK
-#define A_BOX_COLS 64
-#define A_X(i, q) (row0 + 64 * (q))
+#define A_BOX_COLS A_MN_COLS
+#define A_X(i, q) (row0 + A_MN_COLS * (q))
 #define A_Y(i, q) ((i) * BK)
-#define A_DESC(base, kk) \
-    wgmma_desc_swz((base) + (uint)(wg * A_BOX1 + (kk) * 128), (uint)A_BOX1, 1024u, 128u)
+#define A_DESC(base, kk)                                                                     \
+    wgmma_desc_swz((base) + (uint)(wg * (64 / A_MN_COLS) * A_BOX1 + (kk) * 128),             \
+                   (uint)A_BOX1, 1024u, 128u)
 #else /* A (M x K): one box of BM rows x BK values */
 #define A_BOXES 1
 #define A_BOX1 A_BOX

@@ -244,8 +244,10 @@ inline ulong wgmma_desc_swz(const uint addr, const uint lbo, const uint sbo, con
 #define WGMMA_CAT(a, b) WGMMA_CAT_(a, b)
 #define WGMMA_M64K8_TF32(N, d, desc_a, desc_b) \
     WGMMA_CAT(WGMMA_ASM_N, N)("k8.f32.tf32.tf32", "", d, desc_a, desc_b)
-/* desc_a: where the registers' values lie in local memory, which only the emulation reads */
-#define WGMMA_M64K8_TF32_RS(N, d, a, desc_a, desc_b) WGMMA_CAT(WGMMA_RS_N, N)(d, a, desc_b)
+/* desc_a: where the registers' values lie in local memory (M-major where a_mn), which only the
+ * emulation reads */
+#define WGMMA_M64K8_TF32_RS(N, d, a, desc_a, desc_b, a_mn) \
+    WGMMA_CAT(WGMMA_RS_N, N)(d, a, desc_b)
 /* 16-bit inputs: the type by DTYPE (1 f16, 2 bf16), and the transpose immediates imm-trans-a
  * and imm-trans-b: A as TRANS_A (0: K-major, 1: M-major), B as TRANS_B (0: K-major, 1:
  * N-major).  All literals (or macros that expand to one). */

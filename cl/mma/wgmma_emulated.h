@@ -38,7 +38,7 @@
  *     MN-major ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO)) in units of T = 16 bytes.)
  *   Swizzled (W = 32, 64, 128 bytes per atom row, E = W / size values): the logical address
  *       K-major:  start + (r / 8) SBO + (r % 8) W + k size                     (LBO unused)
- *       MN-major: start + (r / E) LBO + (k / 8) SBO + (k % 8) W + (r % E) 2
+ *       MN-major: start + (r / E) LBO + (k / 8) SBO + (k % 8) W + (r % E) size
  *     moved by wgmma_swz (see wgmma_desc_swz). */
 inline uint wgmma_emu_byte(const ulong desc, const int r, const int k, const int mn_major,
                            const uint size)
@@ -59,7 +59,7 @@ inline uint wgmma_emu_byte(const ulong desc, const int r, const int k, const int
     }
     const uint w = type == 1u ? 128u : type == 2u ? 64u : 32u, e = w / size;
     const uint logical = mn_major
-        ? start + (ur / e) * lbo + (uk >> 3) * sbo + (uk & 7u) * w + (ur % e) * 2u
+        ? start + (ur / e) * lbo + (uk >> 3) * sbo + (uk & 7u) * w + (ur % e) * size
         : start + (ur >> 3) * sbo + (ur & 7u) * w + uk * size;
     return wgmma_swz(logical, w);
 }
@@ -126,17 +126,19 @@ inline void wgmma_emu_m64(float *d, const int n, const ulong desc_a, const ulong
 /* A from registers (TF32): a[0..3] = A[16w + g][t], A[16w + g + 8][t], A[16w + g][t + 4],
  * A[16w + g + 8][t + 4] (PTX ISA, wgmma's register fragment of A for .tf32), values the
  * kernel rounded to tf32.  A work-item sees only its own four, so the emulation reads A where
- * the kernel loaded it (desc_a), rounded to nearest as the kernel must have: and checks that
- * its registers hold exactly that.  A fragment loaded from the wrong rows or columns, or not
- * rounded, turns this work-item's D into NaN, as the hardware would compute it wrong. */
+ * the kernel loaded it (desc_a, M-major where a_mn), rounded to nearest as the kernel must
+ * have, and checks that its registers hold exactly that.  A fragment loaded from the wrong
+ * rows or columns, or not rounded, turns this work-item's D into NaN, as the hardware would
+ * compute it wrong. */
 inline void wgmma_emu_m64_rs(float *d, const int n, const float *a, const ulong desc_a,
-                             const ulong desc_b, __local const uchar *arena, const int id)
+                             const ulong desc_b, __local const uchar *arena, const int id,
+                             const int a_mn)
 {
     const int w = id >> 5, g = (id & 31) >> 2, t = id & 3;
     bool held = true;
     for (int i = 0; i < 4; ++i) {
-        const float want =
-            wgmma_emu_value(arena, desc_a, 16 * w + g + 8 * (i & 1), t + 4 * (i >> 1), 0, 3);
+        const float want = wgmma_emu_value(arena, desc_a, 16 * w + g + 8 * (i & 1),
+                                           t + 4 * (i >> 1), a_mn, 3);
         held = held && as_uint(a[i]) == as_uint(want);
     }
     if (!held) {
@@ -144,10 +146,10 @@ inline void wgmma_emu_m64_rs(float *d, const int n, const float *a, const ulong 
             d[i] = as_float(0x7fc00000u);
         return;
     }
-    wgmma_emu_m64(d, n, desc_a, desc_b, arena, id, 3, 0, 0);
+    wgmma_emu_m64(d, n, desc_a, desc_b, arena, id, 3, a_mn, 0);
 }
-#define WGMMA_M64K8_TF32_RS(N, d, a, desc_a, desc_b)                                  \
-    wgmma_emu_m64_rs((d), (N), (a), (desc_a), (desc_b), wgmma_arena_, wgmma_id_)
+#define WGMMA_M64K8_TF32_RS(N, d, a, desc_a, desc_b, a_mn)                            \
+    wgmma_emu_m64_rs((d), (N), (a), (desc_a), (desc_b), wgmma_arena_, wgmma_id_, (a_mn))
 #define WGMMA_M64K16_AB(N, d, desc_a, desc_b, DTYPE, TRANS_A, TRANS_B)               \
     wgmma_emu_m64((d), (N), (desc_a), (desc_b), wgmma_arena_, wgmma_id_, (DTYPE), (TRANS_A), \
                   (TRANS_B))

@@ -132,7 +132,8 @@ static int tma_maps(const gemm_plan *plan, gemm_shape s, gemm_operand A, gemm_op
         const uint64_t halves = plan->split ? 2 : 1;
         const bool packed = plan->variant->prepass == PREPASS_TF32_PACK;
         const tensor_map_shape a =
-            !packed && plan->build.trans_a ? mn_major(elem, s.K, s.M, A.ld, plan->bk)
+            (!packed || plan->a_regs_t) && plan->build.trans_a
+                ? mn_major(elem, s.K, s.M, A.ld, plan->bk)
                                            : k_major(elem, halves * (uint64_t)s.M,
                                                      (uint64_t)s.K, A.ld, plan->bm, plan->bk);
         const tensor_map_shape b =

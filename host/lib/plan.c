@@ -209,6 +209,8 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
                                    params_get(&plan->params, "PACKA", 1) == 1);
     plan->pack_b = plan->split || (v->prepass == PREPASS_TF32_PACK &&
                                    params_get(&plan->params, "PACKB", 1) == 1);
+    plan->a_regs_t = v->prepass == PREPASS_TF32_PACK && !plan->split && plan->build.trans_a &&
+                     params_get(&plan->params, "PACKA", 1) == 3;
     if (!build)
         return PLAN_OK;
 
@@ -398,6 +400,8 @@ void gemm_plan_release(gemm_plan *plan)
 bool gemm_plan_reads(const gemm_plan *plan, int which, gemm_operand X)
 {
     const variant *v = plan->variant;
-    const int m = !v || (which == 2 && (v->trans & C_ANY)) ? 1 : v->ld_multiple;
+    int m = !v || (which == 2 && (v->trans & C_ANY)) ? 1 : v->ld_multiple;
+    if (which == 0 && plan->a_regs_t)
+        m = 4; /* the tensor map's rows on 16 bytes */
     return X.ld % m == 0 && X.off % m == 0;
 }

@@ -9,7 +9,8 @@ static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
 /* An operand is packed when PACKA / PACKB or SPLIT asks for it, and always when it is not
  * stored K-major (the pass transposes it: A stored K x M, B stored K x N) or when the tensor
- * map could not read it in place (its rows, or its problems, not on 16 bytes). */
+ * map could not read it in place (its rows, or its problems, not on 16 bytes).  PACKA=3 reads
+ * A stored K x M as it lies (a_regs_t): the call packed a misaligned one beforehand. */
 static bool packs(bool asked, bool k_major, gemm_operand X, int stride, const gemm_batch *batch)
 {
     return asked || !k_major || ((X.off | X.ld) & 3) || (batch->count > 1 && (stride & 3));
@@ -17,7 +18,7 @@ static bool packs(bool asked, bool k_major, gemm_operand X, int stride, const ge
 
 static bool packs_a(const gemm_plan *plan, gemm_operand A, const gemm_batch *batch)
 {
-    return packs(plan->pack_a, !A.trans, A, batch->stride[0], batch);
+    return packs(plan->pack_a, !A.trans || plan->a_regs_t, A, batch->stride[0], batch);
 }
 
 static bool packs_b(const gemm_plan *plan, gemm_operand B, const gemm_batch *batch)
