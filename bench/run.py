@@ -116,13 +116,20 @@ def preset_cases(preset, sizes=None):
                 out.append(Case('f32_%s_ldpad%s' % (s, pad or 'default'), s,
                                 ['auto', 'tensor_core'], flags=['--ld-pad', pad] if pad else [],
                                 cublas=('fp32', 'tf32')))
-        for b, s in (('64', '512x512x64'), ('512', '128x128x64')):
-            out += [Case('f32_batch%s_%s' % (b, s), s, ['auto', 'tensor_core'],
-                         flags=['--batch', b], cublas=('fp32', 'tf32'), batch=int(b)),
-                    # C in the data's type, as bmm's: at K = 64 storing C is most of the traffic
-                    *[Case('%s_batch%s_%s' % (d, b, s), s, ['tensor_core'], dtype=d,
-                           flags=['--batch', b, '--out', d], cublas=(d,), batch=int(b))
-                      for d in ('f16', 'bf16')]]
+        # N N, and N T as attention's Q K^T (K stored as Q is, one row per token)
+        for t in ('NN', 'NT'):
+            for b, s in (('64', '512x512x64'), ('512', '128x128x64')):
+                tr = ['--trans', t] if t != 'NN' else []
+                tag = '' if t == 'NN' else t + '_'
+                out += [Case('f32_batch%s_%s%s' % (b, tag, s), s, ['auto', 'tensor_core'],
+                             flags=['--batch', b] + tr, cublas=('fp32', 'tf32'), batch=int(b),
+                             trans=t),
+                        # C in the data's type, as bmm's: at K = 64 storing C is most of the
+                        # traffic
+                        *[Case('%s_batch%s_%s%s' % (d, b, tag, s), s, ['tensor_core'], dtype=d,
+                               flags=['--batch', b, '--out', d] + tr, cublas=(d,),
+                               batch=int(b), trans=t)
+                          for d in ('f16', 'bf16')]]
         return out
     if preset == 'llama':
         return llama_cases(sizes)
