@@ -67,7 +67,8 @@ struct ctx_plan *batch_choice_candidate(const char *fn, clgemm_context *ctx,
     return NULL;
 }
 
-/* auto's batch: the database's batch rule for the class, where it has one (shape_rule.h).
+/* auto's batch: the database's batch rules for the class, tightest first, the first whose
+ * kernel runs the batch in one launch (shape_rule.h).
  * auto resolves to a lesson step before the batch is looked at, so batch_choice_candidate, which
  * serves the purpose names, never sees auto's batch rules.  NULL: no rule, or its kernel
  * cannot run this batch in one launch (then auto's choice runs as before). */
@@ -79,9 +80,13 @@ struct ctx_plan *batch_choice_auto_rule(const char *fn, clgemm_context *ctx,
     gemm_build b = *want;
     b.batched = true;
     struct ctx_plan *cp = NULL;
-    const bool runs = api_choose_by_shape(ctx, NULL, d->ab_type, (size_t)p->s.M,
-                                          (size_t)p->s.N, (size_t)p->s.K, &b, &cp) &&
-                      gemm_call_whole_batch(fn, &cp->plan, batch, u, p, any);
-    api_ok(); /* a rule that does not fit is no error of the call */
-    return runs ? cp : NULL;
+    for (int rank = 0; rank < RULE_RANKS; rank++) /* tightest class first, as above */
+        if (api_choose_by_shape_ranked(ctx, NULL, d->ab_type, (size_t)p->s.M, (size_t)p->s.N,
+                                       (size_t)p->s.K, &b, rank, &cp) &&
+            gemm_call_whole_batch(fn, &cp->plan, batch, u, p, any)) {
+            api_ok(); /* a rule that does not fit is no error of the call */
+            return cp;
+        }
+    api_ok();
+    return NULL;
 }
