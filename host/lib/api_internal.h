@@ -76,6 +76,10 @@ bool api_choose_by_shape(clgemm_context *ctx, const char *algorithm, clgemm_dtyp
 bool api_choose_by_shape_ranked(clgemm_context *ctx, const char *algorithm, clgemm_dtype dtype,
                                 size_t M, size_t N, size_t K, const gemm_build *build,
                                 int rank, struct ctx_plan **out);
+/* A purpose name's first candidate with no rule: step 10's default tile replaced by a
+ * narrower one where it leaves half the compute units or more idle (api_shape.c). */
+void api_fill_tiles(clgemm_context *ctx, const algo_def *purpose, clgemm_dtype dtype, size_t M,
+                    size_t N, const gemm_build *build, struct ctx_plan **out);
 /* Sets what clgemm_resolve_reason() says about the last choice of this thread. */
 void api_reason(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

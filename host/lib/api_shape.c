@@ -81,6 +81,33 @@ bool api_choose_by_shape_ranked(clgemm_context *ctx, const char *algorithm, clge
     return true;
 }
 
+/* Step 10's default tile (128 x 256) is cuBLAS's for large problems; where it leaves half the
+ * compute units or more without a block, the 128 x 128 tile runs (probe77 in
+ * bench/results/2026-11-26_nvidia-h100/probes: TF32 1024^3 0.039 -> 0.031 ms, bf16 0.0164 ->
+ * 0.0128; at 2048^3 the default fills the H100 and stays fastest, as at 1000x3000x777, where
+ * 96 blocks run one wave either way).  Small M against N has its rules, so this serves the
+ * shapes no rule covers. */
+#define FILL_TILE "BN=128,WGN=128"
+void api_fill_tiles(clgemm_context *ctx, const algo_def *purpose, clgemm_dtype dtype, size_t M,
+                    size_t N, const gemm_build *build, struct ctx_plan **out)
+{
+    const gemm_plan *g = &(*out)->plan;
+    if (!g->variant->tma || g->bn <= 128)
+        return;
+    const size_t rows = g->swap ? N : M, cols = g->swap ? M : N;
+    const size_t blocks = ((rows + (size_t)g->bm - 1) / (size_t)g->bm) *
+                          ((cols + (size_t)g->bn - 1) / (size_t)g->bn);
+    if (2 * blocks > ctx->dev->compute_units)
+        return;
+    struct ctx_plan *q = api_plan(ctx, purpose, dtype, FILL_TILE, build);
+    if (!q || q->status != PLAN_OK)
+        return;
+    api_reason("no shape rule for M = %zu: %s's first candidate, with %s: the default tile "
+               "gives %zu blocks for %u compute units", M, purpose->desc.name, FILL_TILE,
+               blocks, ctx->dev->compute_units);
+    *out = q;
+}
+
 size_t clgemm_shape_rules(clgemm_context *ctx, char *out, size_t size)
 {
     size_t used = 0;
