@@ -443,17 +443,17 @@ int main(int argc, char **argv)
     sweep("fp32 as TF32 on wgmma_tma, a batch of 3, aligned, PERSIST=1, TSTORE=1", ta, ends, 2,
           persist, 1, 1, MIXED_OPS);
     /* A in registers (PACKA=3) reads A stored K x M where it lies (mma/tma_a_regs.h), and
-     * swapped (SWAP=1) that A is B of an N N call: every transpose, padded (odd offsets and
-     * leading dimensions: A copied aligned first, still K x M), a batch of 3.  The aligned
-     * sweep above (PERSIST) reads it in place. */
+     * swapped (SWAP=1) that A is B stored K x N (op N), with the rounding warpgroup: every
+     * transpose, padded (odd offsets and leading dimensions: A copied aligned first, still
+     * K x M), a batch of 3.  The aligned sweep above (PERSIST, unswapped) reads A stored
+     * K x M (op T) in place. */
     static const char *const regs_t[] = {
-        "wgmma_tma:BM=128,BN=64,WGN=64,BK=16,STAGES=2,PACKA=3,PACKB=2,SWAP=1",
-        "wgmma_tma:BM=64,BN=64,WGN=32,BK=8,STAGES=3,PACKA=3,PACKB=2,ROUNDER=1"
+        "wgmma_tma:BM=128,BN=64,WGN=64,BK=16,STAGES=2,PACKA=3,PACKB=2,ROUNDER=1,SWAP=1"
     };
     spec tr = t;
     tr.batch = 3, tr.strided_a = true, tr.packs = 0, tr.padded = true;
     sweep("fp32 as TF32 on wgmma_tma, A in registers read as stored, a batch of 3", tr, awkward,
-          1, regs_t, 2, 1, MIXED_OPS);
+          1, regs_t, 1, 1, MIXED_OPS);
     /* Step 10 reads 16-bit operands where they lie, transposed or not: aligned ones of every
      * layout and op pair run the GEMM alone, nothing packed. */
     static const char *const tma16[] = { "wgmma_tma:BM=128,BN=128,WGN=64,BK=16,STAGES=2" };
