@@ -40,7 +40,12 @@ struct ctx_plan *batch_choice_candidate(const char *fn, clgemm_context *ctx,
     const char *purpose = named->algo->desc.step == 0 &&
                           strcmp(named->algo->desc.name, "auto") != 0
                               ? named->algo->desc.name : NULL;
-    for (int rank = 0; !*named->overrides && rank < RULE_RANKS; rank++) {
+    /* The caller's parameters, from the name it gave: the single GEMM's plan (named) may carry
+     * parameters of the library's own choosing (api_fill_tiles), which must not pass for the
+     * caller's and skip the batch rules. */
+    const char *colon = d->algorithm ? strchr(d->algorithm, ':') : NULL;
+    const char *caller = colon ? colon + 1 : "";
+    for (int rank = 0; !*caller && rank < RULE_RANKS; rank++) {
         if (!api_choose_by_shape_ranked(ctx, purpose, d->ab_type, (size_t)M, (size_t)N,
                                         (size_t)p->s.K, &b, rank, &cp))
             continue;
@@ -54,7 +59,7 @@ struct ctx_plan *batch_choice_candidate(const char *fn, clgemm_context *ctx,
         char name[256]; /* the candidate, its parameters, then the caller's */
         const bool has = memchr(names[c], ':', lens[c]) != NULL;
         snprintf(name, sizeof name, "%.*s%s%s", (int)lens[c], names[c],
-                 *named->overrides ? (has ? "," : ":") : "", named->overrides);
+                 *caller ? (has ? "," : ":") : "", caller);
         if (api_choose(fn, ctx, name, d->ab_type, (size_t)M, (size_t)N, (size_t)p->s.K, &b,
                        &cp) != CLGEMM_SUCCESS)
             continue;
