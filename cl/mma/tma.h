@@ -118,9 +118,9 @@ inline int tma_bar_done(const uint bar, const uint parity)
  * slot is shared only by groups TMA_MAP_SLOTS apart in launch order, which write the same
  * bytes into it): every group writing into one shared map slowed the batches most, all
  * their groups starting at once (probe70 in bench/results/2026-11-25_nvidia-h100/probes).
- * The host's slot count is the same (host/lib/enqueue.c). */
+ * The host's slot count is the same (host/lib/enqueue.c); a slot is the size of the maps. */
 #define TMA_MAP_SLOTS 256
-#define TMA_MAP_SLOT_BYTES 384
+#define TMA_MAP_SLOT_BYTES ((int)sizeof(tma_maps_arg))
 #define TMA_MAP_SLOT                                                                      \
     (((get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) +       \
       get_group_id(0)) % TMA_MAP_SLOTS)

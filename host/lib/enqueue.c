@@ -63,8 +63,9 @@ void prepass_release(gemm_plan *plan)
 }
 
 /* The tensor maps of A and B for cl/10_wgmma_tma.cl, as the operands are stored, a kernel
- * argument by value; their addresses are placeholders that the kernel's producer replaces (TMA_MAPS_SET: OpenCL does not tell the
- * host a buffer's device address).  A K-major operand (A as M x K, packed
+ * argument by value; their addresses are placeholders that the kernel's producer replaces
+ * (TMA_MAPS_SET: OpenCL does not tell the host a buffer's device address).  A K-major
+ * operand (A as M x K, packed
  * B^T, a 16-bit B stored N x K) is read in boxes of BM (BN) rows x BK values swizzled at the
  * row's bytes; an MN-major one (16-bit B as K x N, A stored K x M) in boxes of BK rows x 128
  * bytes.  A batched build reads 3-D maps, the problem as the third coordinate: a strided
@@ -134,8 +135,8 @@ static int tma_maps(const gemm_plan *plan, gemm_shape s, gemm_operand A, gemm_op
         const tensor_map_shape a =
             (!packed || plan->a_regs_t) && plan->build.trans_a
                 ? mn_major(elem, s.K, s.M, A.ld, plan->bk)
-                                           : k_major(elem, halves * (uint64_t)s.M,
-                                                     (uint64_t)s.K, A.ld, plan->bm, plan->bk);
+                : k_major(elem, halves * (uint64_t)s.M, (uint64_t)s.K, A.ld, plan->bm,
+                          plan->bk);
         const tensor_map_shape b =
             packed || plan->build.trans_b ? k_major(elem, halves * (uint64_t)s.N,
                                                     (uint64_t)s.K, B.ld, plan->bn, plan->bk)
@@ -304,14 +305,14 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), ks ? &ks->counts : NULL));
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &batch->count));
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_int), &cmap));
-        /* Room for the groups' own copies of the maps (cl/mma/tma.h: TMA_MAP_SLOTS of
-         * TMA_MAP_SLOT_BYTES), which each group writes whole before reading: no fill.  The
-         * emulation reads no map (NULL). */
-        enum { TMA_MAP_SLOTS = 256, TMA_MAP_SLOT_BYTES = 384 };
+        /* Room for the groups' own copies of the maps (cl/mma/tma.h: TMA_MAP_SLOTS slots,
+         * each the size of the maps passed above), which each group writes whole before
+         * reading: no fill.  The emulation reads no map (NULL). */
+        enum { TMA_MAP_SLOTS = 256 };
         cl_mem slots = NULL;
         if (!plan->tma_emulated &&
-            !(slots = gemm_scratch_get(plan, q, SCRATCH_TMA_MAPS,
-                                       (size_t)TMA_MAP_SLOTS * TMA_MAP_SLOT_BYTES, e)))
+            !(slots = gemm_scratch_get(plan, q, SCRATCH_TMA_MAPS, TMA_MAP_SLOTS * sizeof maps,
+                                       e)))
             goto fail;
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), slots ? &slots : NULL));
     } else if (plan->variant->split_in_launch) { /* cl/skinny_ksplit.h, read if built so */
