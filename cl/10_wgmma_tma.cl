@@ -14,7 +14,7 @@
  *     copies a whole box into local memory in wgmma's swizzled layout and zero-fills what lies
  *     outside the matrix: no work-item spends registers on addresses, no edge cases.  The
  *     host encodes the tensor maps (host/lib/tensor_map.h); the producer puts the
- *     buffers' addresses in on the device (TMA_MAPS_SET).
+ *     buffers' addresses in on the device (TMA_MAPS_PUBLISH).
  *  2. An mbarrier ring instead of barriers.  STAGES slots, each with a "full" mbarrier (the
  *     copy engine counts the slice's bytes on it) and an "empty" one (each consumer warp
  *     arrives when its wgmmas on the slot completed).  Nobody else waits for anybody: the
@@ -151,7 +151,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
     __global const uchar *const maps = map_slots; /* unread: the emulation copies from A, B */
     (void)maps_in;
 #else
-    /* The maps this group copies through: its own slot (TMA_MAPS_COPY). */
+    /* The maps this group copies through: its own slot (TMA_MAPS_PUBLISH). */
     __global uchar *const maps = map_slots + TMA_MAP_SLOT_BYTES * TMA_MAP_SLOT;
 #endif
     /* Swizzle atoms must sit on their pattern's repeat (1024 bytes for 128-byte rows).  With
@@ -210,11 +210,12 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
     if (tid / 32 == PRODUCER0 / 32) { /* the producer: one work-item issues every copy */
         if (tid == PRODUCER0) {
             /* The host encodes the maps with a placeholder address (OpenCL does not tell it a
-             * buffer's): the producer copies them to the group's slot, writes the real ones
-             * in and publishes them to the copy engine (mma/tma.h).  A kernel of its own did
-             * this before, at the price of a launch per call. */
-            TMA_MAPS_COPY(maps, maps_in);
-            TMA_MAPS_SET(maps, A0_ + offA, B0_ + offB, C0_ + offC, K > 0, cmap);
+             * buffer's): the producer writes the real ones in and publishes the maps to the
+             * group's slot (mma/tma.h), through the ring's first slot, which no copy has
+             * filled yet.  A kernel of its own did this before, at the price of a launch per
+             * call. */
+            TMA_MAPS_PUBLISH(maps, maps_in, arena4, A0_ + offA, B0_ + offB, C0_ + offC, K > 0,
+                             cmap);
             TMA_MAP_ACQUIRE(maps);
             TMA_MAP_ACQUIRE(maps + 128);
             FOR_EACH_PROBLEM {

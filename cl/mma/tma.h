@@ -107,42 +107,50 @@ inline int tma_bar_done(const uint bar, const uint parity)
     do {                                                                                  \
     } while (!tma_bar_done((bar), (parity)))
 
-/* Replace a map's placeholder address with the matrix's (sm_90a, PTX 8.3); the release
- * publishes the change to the copy engine (the tensormap proxy). */
-#define TMA_MAP_SET_ADDRESS(map, address)                                                 \
-    asm volatile("// @sm90a tensormap.replace.tile.global_address.global.b1024.b64 [%0], %1;" \
-                 ::"l"(map), "l"(address) : "memory")
+/* Replace the placeholder address of a map in local memory (sm_90a, PTX 8.3). */
+#define TMA_MAP_SET_ADDRESS(local_map, address)                                           \
+    asm volatile("// @sm90a tensormap.replace.tile.global_address.shared::cta.b1024.b64 [%0], %1;" \
+                 ::"r"(local_map), "l"(address) : "memory")
 #define TMA_MAP_RELEASE()                                                                 \
     asm volatile("// @sm90a fence.proxy.tensormap::generic.release.gpu;" ::: "memory")
-/* Each group copies through maps of its own, slot TMA_MAP_SLOT of the host's map_slots (a
- * slot is shared only by groups TMA_MAP_SLOTS apart in launch order, which write the same
- * bytes into it): every group writing into one shared map slowed the batches most, all
- * their groups starting at once (probe70 in bench/results/2026-11-25_nvidia-h100/probes).
+/* Each group copies through maps of its own, slot TMA_MAP_SLOT of the host's map_slots:
+ * every group writing into one shared map slowed the batches most, all their groups starting
+ * at once (probe70 in bench/results/2026-11-25_nvidia-h100/probes).  Groups TMA_MAP_SLOTS
+ * apart in launch order share a slot, and two of them can run at once (two groups on an SM,
+ * or a slow group of an earlier wave).  So a slot's bytes may never change while a launch
+ * runs: every group of it writes the same final maps there, addresses in.  The first form
+ * copied the host's maps into the slot and then replaced their addresses in place, so that a
+ * copy engine reading the slot meanwhile met the placeholder address and faulted (probe80 in
+ * bench/results/2026-11-26_nvidia-h200/probes: 64-row tiles, two groups per SM, > 256 groups).
  * The host's slot count is the same (host/lib/enqueue.c); a slot is the size of the maps. */
 #define TMA_MAP_SLOTS 256
 #define TMA_MAP_SLOT_BYTES ((int)sizeof(tma_maps_arg))
 #define TMA_MAP_SLOT                                                                      \
     (((get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) +       \
       get_group_id(0)) % TMA_MAP_SLOTS)
-/* The host-encoded maps (a tma_maps_arg, by value) into the slot, 16 bytes at a time. */
-#define TMA_MAPS_COPY(slot, from)                                                         \
+/* One thread: the host-encoded maps (a tma_maps_arg, by value) into `stage` (local memory,
+ * 128-byte aligned, nobody else's yet), the buffers' addresses written in there (A's map at
+ * byte 0, B's at 128, with cmap C's at 256), the whole maps stored to the slot and published
+ * to the copy engine.  The closing proxy fence orders these generic accesses of `stage` before
+ * the copy engine's writes into it.  Each thread that copies through a map acquires it. */
+#define TMA_MAPS_PUBLISH(slot, from, stage, a, b, c, operands, cmap)                      \
     do {                                                                                  \
+        __local ulong2 *const st_ = (__local ulong2 *)(stage);                            \
+        const uint at_ = TMA_LOCAL_ADDR(stage);                                           \
         _Pragma("unroll") for (int i_ = 0; i_ < TMA_MAP_SLOT_BYTES / 16; ++i_)            \
-            ((__global ulong2 *)(slot))[i_] = (from).w[i_];                               \
-    } while (0)
-/* The maps' addresses written in (A's at byte 0, B's at 128, with cmap C's at 256) and
- * published to the copy engine; then each thread that copies through a map acquires it. */
-#define TMA_MAPS_SET(maps, a, b, c, operands, cmap)                                       \
-    do {                                                                                  \
+            st_[i_] = (from).w[i_];                                                       \
         if (operands) {                                                                   \
-            TMA_MAP_SET_ADDRESS(maps, (ulong)(a));                                        \
-            TMA_MAP_SET_ADDRESS((maps) + 128, (ulong)(b));                                \
+            TMA_MAP_SET_ADDRESS(at_, (ulong)(a));                                         \
+            TMA_MAP_SET_ADDRESS(at_ + 128u, (ulong)(b));                                  \
         }                                                                                 \
         if (cmap)                                                                         \
-            TMA_MAP_SET_ADDRESS((maps) + 256, (ulong)(c));                                \
+            TMA_MAP_SET_ADDRESS(at_ + 256u, (ulong)(c));                                  \
+        _Pragma("unroll") for (int i_ = 0; i_ < TMA_MAP_SLOT_BYTES / 16; ++i_)            \
+            ((__global ulong2 *)(slot))[i_] = st_[i_];                                    \
         TMA_MAP_RELEASE();                                                                \
+        asm volatile("// @sm90a fence.proxy.async.shared::cta;" ::: "memory");            \
     } while (0)
-/* Any thread, before the first copy through a map that was changed (TMA_MAPS_SET). */
+/* Any thread, before the first copy through a map that was changed (TMA_MAPS_PUBLISH). */
 #define TMA_MAP_ACQUIRE(map)                                                              \
     asm volatile("// @sm90a fence.proxy.tensormap::generic.acquire.gpu [%0], 128;"        \
                  ::"l"(map) : "memory")

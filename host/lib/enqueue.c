@@ -64,7 +64,7 @@ void prepass_release(gemm_plan *plan)
 
 /* The tensor maps of A and B for cl/10_wgmma_tma.cl, as the operands are stored, a kernel
  * argument by value; their addresses are placeholders that the kernel's producer replaces
- * (TMA_MAPS_SET: OpenCL does not tell the host a buffer's device address).  A K-major
+ * (TMA_MAPS_PUBLISH: OpenCL does not tell the host a buffer's device address).  A K-major
  * operand (A as M x K, packed
  * B^T, a 16-bit B stored N x K) is read in boxes of BM (BN) rows x BK values swizzled at the
  * row's bytes; an MN-major one (16-bit B as K x N, A stored K x M) in boxes of BK rows x 128
