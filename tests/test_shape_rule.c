@@ -127,7 +127,12 @@ static void test_parse_and_lookup(void)
     EXPECT(shape_rule_split(x, 132, 64, 8192, false) == 2);   /* 128 blocks: one round */
     EXPECT(shape_rule_split(x, 132, 16, 8192, false) == 8);   /* 128 blocks: one round */
     EXPECT(shape_rule_split(x, 132, 264, 4096, false) == 1);  /* 2 whole rounds already */
-    EXPECT(shape_rule_split(x, 132, 32, 1000, false) == 1);   /* 2 and 3 leave a shorter slice */
+    /* No count up to K / 256 cuts 1000 or 777 evenly: the shorter last slice's second launch
+     * costs SPLIT_UNEVEN_ROUNDS, and 3 slices still beat one round of the whole K (probe83).
+     * Where an even cut exists the cost keeps it: 3000 in 5, not 11 uneven ones. */
+    EXPECT(shape_rule_split(x, 132, 32, 1000, false) == 3);
+    EXPECT(shape_rule_split(x, 132, 24, 777, false) == 3);
+    EXPECT(shape_rule_split(x, 132, 24, 3000, false) == 5);
     EXPECT(shape_rule_split(x, 132, 32, 1000, true) == 3);    /* one launch takes it; K / 256 */
     tuning_free(&db);
     EXPECT(db.rules.count == 0 && db.rules.items == NULL);

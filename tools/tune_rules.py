@@ -4,7 +4,7 @@ tensor_core on fp32, f16 and bf16 data, tensor_core_tf32x3), layout of B and cla
 kernel, parameters and split that run fastest, written as "rules" into a tuning database.
 
 Each class is measured at a few (N, K) of its own (not the shapes it will serve) with every
-candidate and every split count S (1, 2, 4, 8, with K / S >= 256); each run is verified by
+candidate and every split count S (1, 2, 4, 8, 16, with K / S >= 128); each run is verified by
 clgemm and a wrong one is dropped.  A candidate's score is the geometric mean over the shapes
 of its best time; the winner's split becomes split_per_cu = the geometric mean over the shapes
 where it split of S x (its blocks of C) / (compute units), so that the rule scales the split
@@ -30,7 +30,7 @@ SHAPES_SMALL_M = [(4096, 4096), (16384, 4096), (4096, 16384)]
 # split_slice_k and the blocks-per-CU one part)
 SHAPES = [(4096, 4096), (16384, 4096), (6144, 4096)]
 SPLITS = [1, 2, 4, 8, 16]
-KSLICE_MIN = 256
+KSLICE_MIN = 128
 ALGOS_PER_RUN = 48  # clgemm takes at most 48 --algo per process
 
 SKINNY = {  # per class: step 11's parameter sets worth trying (B stored N x K / K x N)

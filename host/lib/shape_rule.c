@@ -169,6 +169,13 @@ static bool cuts_evenly(long K, long s)
     return K % len == 0 && K / len == s;
 }
 
+/* A shorter last slice is a second launch of the GEMM, which costs about this share of one
+ * unsplit round: probe83 (bench/results/2026-11-26_nvidia-h100/probes) split step 7 at
+ * 100x3000x777, where no count cuts K evenly, and 3 to 8 slices ran 0.075-0.050 ms against
+ * 0.100 unsplit, about 0.035 ms more than their even share.  Skipping such counts left every
+ * K without an even cut (777, or 1000 beyond K / split_kmin) unsplit, at 2-3.6x the time. */
+#define SPLIT_UNEVEN_ROUNDS 0.4
+
 /* split_slice_k's model (shape_rule.h): measured on the H100 at ten M <= 128 shapes with every
  * split 1..16 of step 7, it named the fastest at each (bench/results/2026-11-24_nvidia-h100/
  * splits/). */
@@ -181,11 +188,11 @@ static int split_by_rounds(const shape_rule *r, unsigned compute_units, long til
     int best = 1;
     double best_cost = INFINITY;
     for (long s = 1; s <= most; s++) {
-        if (!uneven && s > 1 && !cuts_evenly(K, s))
-            continue;
+        const bool second_launch = !uneven && s > 1 && !cuts_evenly(K, s);
         const long rounds = (tiles * s + (long)compute_units - 1) / (long)compute_units;
         const double cost = (double)rounds / (double)s * (1.0 + (double)s * r->split_slice_k /
-                                                                   (double)K);
+                                                                   (double)K) +
+                            (second_launch ? SPLIT_UNEVEN_ROUNDS : 0.0);
         if (cost < best_cost * (1.0 - 1e-9)) { /* ties keep the fewer slices */
             best_cost = cost;
             best = (int)s;

@@ -17,8 +17,9 @@
  * choice tuned for its size, although M <= 128).  The rule's split: where its kernel's M x N
  * tiles are fewer than split_per_cu x compute units, K is cut into S = ceil(that / tiles)
  * slices, at most K / split_kmin of them (and 32).  A rule with "split_slice_k": L > 0 instead
- * picks the S that minimises rounds(S) / S x (1 + S x L / K), rounds(S) = ceil(tiles x S / compute
- * units) the blocks the busiest compute unit runs: for a kernel whose time is its arithmetic
+ * picks the S that minimises rounds(S) / S x (1 + S x L / K) (plus a second launch's share
+ * where S leaves a shorter last slice), rounds(S) = ceil(tiles x S / compute units) the
+ * blocks the busiest compute unit runs: for a kernel whose time is its arithmetic
  * (step 7 at M <= 128) what counts is how evenly the blocks share the units, and each slice
  * costs about L more values of K (its pipeline filled again, its partial product stored and
  * read back).  A rule with "batch": true is for strided batches alone
