@@ -1,5 +1,4 @@
 #include "common.h"
-#include "ksplit.h"
 
 /* Step 7: warp tiling and a software pipeline.
  *
@@ -58,13 +57,6 @@
  *     no pre-pass transposes the whole operand: on the H100 that pass is a
  *     third of the time at 128 x 4096 x 4096, but at 4096^3 (49 us) the
  *     in-place read lost more, so the host chooses (READT, host/lib/plan.c).
- *
- *  7. K split in the same launch (GEMM_KSPLIT, cl/ksplit.h).  At M = 128 a
- *     128 x 128 block per group leaves most SMs idle (32 groups for N =
- *     4096 on 132), so the host cuts K into slices, one per group in
- *     dimension 2, and the group that finishes a block last adds the slices'
- *     sums and stores C.  A second kernel for that sum cost a launch and the
- *     gap before it, a fifth of such a call.
  * Requires offA, offB, offC, lda, ldb and ldc to be multiples of 4 (float4
  * alignment); M, N and K are arbitrary, and padding past a row's end is never
  * read.
@@ -307,20 +299,9 @@ void gemm_warp_tiled(const int M, const int N, const int K, const float alpha,
                      const float beta,
                      __global gemm_c_t *restrict C, const int offC, const int ldc,
                      __global const gemm_c_t *restrict bias, const int offBias,
-                     const int strideA, const int strideB, const int strideC,
-                     const int kslice, __global float *restrict partials, const int ldp,
-                     __global int *restrict tile_counts)
+                     const int strideA, const int strideB, const int strideC)
 {
     GEMM_BATCH_ENTRY(A, B, C);
-#if GEMM_KSPLIT /* slice kpart of K, Ks values of it (point 7) */
-    __local int wt_last_[1];
-    const int kpart = get_group_id(2), Ks = min(kslice, K - kpart * kslice);
-    A += (size_t)kpart * kslice * (GEMM_TRANS_A ? lda : 1);
-    B += (size_t)kpart * kslice * (GEMM_TRANS_B ? 1 : ldb);
-#else
-    const int Ks = K; /* the K this group walks: all of it */
-    (void)kslice, (void)partials, (void)ldp, (void)tile_counts;
-#endif
     /* Two stages of the pipeline; float4 so that every row is 16-byte aligned.  A stage is
      * one array of BK rows, so that no index runs past the array it names (oclgrind checks). */
     __local float4 As4[2][BK * WT_AS_ROW / 4];  /* [s][k * row/4 + m/4] = A(m .. m+3, k) */
@@ -373,8 +354,8 @@ void gemm_warp_tiled(const int M, const int N, const int K, const float alpha,
     float4 ra[WT_A_LOADS], rb[WT_B_LOADS];
 
     /* Prologue: slice 0 into stage 0. */
-    if (guard || Ks < BK)
-        wt_fetch(ra, rb, A, lda, B, ldb, rows_left, cols_left, Ks, tid, true);
+    if (guard || K < BK)
+        wt_fetch(ra, rb, A, lda, B, ldb, rows_left, cols_left, K, tid, true);
     else
         wt_fetch(ra, rb, A, lda, B, ldb, rows_left, cols_left, BK, tid, false);
     wt_stash(As4[0], Bs4[0], ra, rb, tid);
@@ -383,20 +364,20 @@ void gemm_warp_tiled(const int M, const int N, const int K, const float alpha,
     /* The K loop, unrolled over the two stages: each stage's local-memory
      * addresses are then fixed offsets from one base, and no register has to
      * remember which buffer is current. */
-    for (int k00 = 0; k00 < Ks; k00 += 2 * BK) {
+    for (int k00 = 0; k00 < K; k00 += 2 * BK) {
 #pragma unroll
         for (int stage = 0; stage < 2; ++stage) {
             const int k0 = k00 + stage * BK;
-            if (k0 >= Ks)
+            if (k0 >= K)
                 break;
             const int k_next = k0 + BK;
-            const bool more = k_next < Ks;
+            const bool more = k_next < K;
 
             /* Issue the loads of the next slice; they complete while we compute. */
             if (PREFETCH && more) {
-                if (guard || Ks - k_next < BK)
+                if (guard || K - k_next < BK)
                     wt_fetch(ra, rb, A + k_next * a_k, lda, B + k_next * b_k, ldb,
-                             rows_left, cols_left, Ks - k_next, tid, true);
+                             rows_left, cols_left, K - k_next, tid, true);
                 else
                     wt_fetch(ra, rb, A + k_next * a_k, lda, B + k_next * b_k, ldb,
                              rows_left, cols_left, BK, tid, false);
@@ -427,9 +408,9 @@ void gemm_warp_tiled(const int M, const int N, const int K, const float alpha,
             /* PREFETCH=0: load the next slice only now (fewer live registers,
              * no overlap inside the work-group). */
             if (!PREFETCH && more) {
-                if (guard || Ks - k_next < BK)
+                if (guard || K - k_next < BK)
                     wt_fetch(ra, rb, A + k_next * a_k, lda, B + k_next * b_k, ldb,
-                             rows_left, cols_left, Ks - k_next, tid, true);
+                             rows_left, cols_left, K - k_next, tid, true);
                 else
                     wt_fetch(ra, rb, A + k_next * a_k, lda, B + k_next * b_k, ldb,
                              rows_left, cols_left, BK, tid, false);
@@ -442,36 +423,6 @@ void gemm_warp_tiled(const int M, const int N, const int K, const float alpha,
         }
     }
 
-#if GEMM_KSPLIT
-    /* Point 7: this slice's sums to its partial product; the group that counts its block's
-     * last slice reads them all back in slice order and stores C below. */
-#pragma unroll
-    for (int i = 0; i < TM; ++i) {
-        const int r = wm0 + (i / 4) * 4 * WT_WTM + 4 * lm + i % 4;
-#pragma unroll
-        for (int j = 0; j < WT_WNITER; ++j) {
-            const int c = wn0 + j * 4 * WT_WTN + 4 * ln;
-            if (r < rows_left && c < cols_left) /* (ldp >= N rounded up to 8) */
-                KS_PUT4(kpart, r, c, acc[i][j]);
-        }
-    }
-    KS_COUNT(tid, wt_last_);
-    if (!wt_last_[0])
-        return;
-#pragma unroll
-    for (int i = 0; i < TM; ++i) {
-        const int r = wm0 + (i / 4) * 4 * WT_WTM + 4 * lm + i % 4;
-#pragma unroll
-        for (int j = 0; j < WT_WNITER; ++j) {
-            const int c = wn0 + j * 4 * WT_WTN + 4 * ln;
-            if (r < rows_left && c < cols_left) {
-                acc[i][j] = KS_GET4(0, r, c);
-                for (int p = 1; p < (int)get_num_groups(2); ++p)
-                    acc[i][j] += KS_GET4(p, r, c);
-            }
-        }
-    }
-#endif
 #pragma unroll
     for (int i = 0; i < TM; ++i) {
         const int r = wm0 + (i / 4) * 4 * WT_WTM + 4 * lm + i % 4;

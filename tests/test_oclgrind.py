@@ -59,16 +59,13 @@ GENERAL = [
     ('36x24x13', ['--layout', 'col', '--out', 'bf16', '--epilogue', 'bias_gelu', '--beta', '0.5',
                   '--ld-pad', '0']),
 ]
-# Split-K (host/lib/splitk.c): steps 11's and 7's one launch (cl/ksplit.h: the count and the
-# sum through atomics), step 11 with A staged in local memory (AL) too; step 3's sliced,
-# batched launches and the reduction (40 = 2 x 16 + 8, 3 x 8 + 16 and 32 + 8: each leaves a
-# shorter last slice).
+# Split-K (host/lib/splitk.c): step 11's one launch (cl/skinny_ksplit.h: the count and the sum
+# through atomics), with A staged in local memory (AL) too; a tiled kernel's sliced, batched
+# launches and the reduction (40 = 2 x 16 + 8 and 3 x 8 + 16: both leave a shorter last slice).
 SPLIT_JOBS = [
     ('skinny:SPLITK=3', '3x17x40', ['--trans', 'NT', '--beta', '0.5']),
     ('skinny:KT=8,BM=4,AL=32,SPLITK=2', '3x17x80', ['--beta', '0.5']),
     ('warp_tiled:SPLITK=2', '9x13x40', []),
-    ('warp_tiled:READT=1,SPLITK=3', '9x13x40', ['--trans', 'TT', '--beta', '0.5']),
-    ('tiled:SPLITK=2', '9x13x40', []),
     # step 10's one launch (cl/mma/tma_ksplit.h): 40 = 32 + 8, the count and the sum
     ('wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2,SPLITK=2', '37x45x40', ['--dtype', 'bf16']),
 ]

@@ -315,7 +315,7 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
                                        e)))
             goto fail;
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), slots ? &slots : NULL));
-    } else if (plan->variant->split_in_launch) { /* cl/ksplit.h, read if built so */
+    } else if (plan->variant->split_in_launch) { /* cl/skinny_ksplit.h, read if built so */
         const int len = ks ? ks->len : s.K, ldp = ks ? ks->ldp : 0;
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &len));
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), ks ? &ks->partials : NULL));

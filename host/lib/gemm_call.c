@@ -114,8 +114,7 @@ static int enqueue_batch(layout_pass *lp, const gemm_plan *plan, chain *c, const
         cl_event *want_f = c->want_first && !c->first ? &f : NULL;
         if (chain_fence(c, e) != 0 ||
             (splits(plan, p)
-                 ? splitk_enqueue(plan, c->q, p->s, alpha, a, b, beta,
-                                  p->pack[2] ? p->packed[2] : at[2], p->bias, want_f,
+                 ? splitk_enqueue(plan, c->q, p->s, alpha, a, b, beta, at[2], p->bias, want_f,
                                   c->want_last ? &l : NULL, e)
                  : gemm_enqueue(plan, c->q, p->s, alpha, a, b, beta,
                                 p->pack[2] ? p->packed[2] : at[2], p->bias, &launch, want_f,
@@ -147,10 +146,8 @@ static int decide_packing(const char *fn, const gemm_plan *plan, problem *p, siz
         p->pack[k] = layout_needs_pack(plan, k, &p->x[k]) ||
                      (batch > 1 && !gemm_plan_reads(plan, k, later));
         p->keep[k] = p->pack[k] && p->x[k].trans && layout_reads_transposed(plan, k);
-        /* Stored element by element: by the reduction (a split in its own launch stores C
-         * as its kernel would, and a misaligned one is packed), or transposed. */
-        if (k == 2 && ((splits(plan, p) && !plan->ksplit_fused) || p->swapped))
-            p->pack[k] = false;
+        if (k == 2 && (splits(plan, p) || p->swapped))
+            p->pack[k] = false; /* stored element by element: by the reduction, or transposed */
         *any |= p->pack[k];
         const layout_operand src = pack_source(p, k);
         if (p->pack[k] && layout_packed_elems(&src) > (long long)MAX_INDEX) {

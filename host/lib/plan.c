@@ -189,7 +189,7 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
     const bool read_t = params_get(&plan->params, "READT", 1) != 0;
     plan->build.trans_a = asked.trans_a && (v->trans & TRANS_A) && read_t;
     plan->build.trans_b = asked.trans_b && (v->trans & TRANS_B) && read_t;
-    /* Steps 7, 10 and 11 split in their own launch (cl/ksplit.h, cl/mma/tma_ksplit.h);
+    /* Steps 10 and 11 split in their own launch (cl/mma/tma_ksplit.h, cl/skinny_ksplit.h);
      * the others as a batch. */
     plan->ksplit_fused = plan->splitk > 1 && v->split_in_launch;
     if (plan->splitk > 1 && !plan->ksplit_fused)
@@ -241,9 +241,9 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
     const char *extra = getenv("CLGEMM_BUILD_OPTIONS"); /* e.g. -cl-nv-verbose */
     /* Kernels that size their local memory by the device (step 10) read what it really
      * allows from CLGEMM_LOCAL_BYTES. */
-    /* Steps 7 and 11 move their split's partial sums as atomic words, the only cross-group
-     * order OpenCL 1.2 gives; on NVIDIA a device-wide PTX fence orders plain accesses instead
-     * (cl/ksplit.h). */
+    /* Step 11's split moves its partial sums as atomic words, the only cross-group order
+     * OpenCL 1.2 gives; on NVIDIA a device-wide PTX fence orders plain accesses instead
+     * (cl/skinny_ksplit.h). */
     const bool nv_partials = plan->ksplit_fused && !v->tma && dev->nv_cc_major >= 0;
     snprintf(options, sizeof options, "%s %s -DDTYPE=%d %s%s%s%s -DCLGEMM_LOCAL_BYTES=%llu %s",
              PROGRAM_BASE_OPTIONS, v->options, (int)dtype, defines, build_defines,

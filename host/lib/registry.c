@@ -49,11 +49,11 @@ static const algo_def algorithms[] = {
 #define SM90A CL12 " " PROGRAM_SM90A_OPTION
 
 /* trans: the transposed operands the kernel reads where they lie (registry.h) */
-#define SIMT_T(name, file, kernel, defaults, extra, launch, ld, trans, split)               \
+#define SIMT_T(name, file, kernel, defaults, extra, launch, ld, trans)                      \
     { name, DT_F32, NEED_NONE, "opencl", file, kernel, CL12, "fp32", defaults, extra, launch, \
-      PREPASS_NONE, false, true, ld, trans, split }
+      PREPASS_NONE, false, true, ld, trans, false }
 #define SIMT(name, file, kernel, defaults, extra, launch, ld)                               \
-    SIMT_T(name, file, kernel, defaults, extra, launch, ld, 0, false)
+    SIMT_T(name, file, kernel, defaults, extra, launch, ld, 0)
 
 #define MMA_F32 "BM=128 BN=128 BK=16 WM=64 WN=32 TM=16 TN=4"
 #define MMA_F32_KEYS "SPLIT PROMOTE LDMATRIX APAD BPAD"
@@ -73,11 +73,10 @@ static const variant variants[] = {
          "", LAUNCH_TILE, 1),
     SIMT("block_tiled_vectorized", "06_block_tiled_vectorized.cl", "gemm_block_tiled_vectorized",
          "BM=128 BN=128 BK=16 TM=8 TN=8 VEC=4", "", LAUNCH_TILE, 4),
-    /* Step 7 reads A stored K x M and B stored N x K in place (GEMM_TRANS_A/B), and a split
-     * of K sums itself in the same launch (cl/ksplit.h). */
+    /* Step 7 reads A stored K x M and B stored N x K in place (GEMM_TRANS_A/B). */
     SIMT_T("warp_tiled", "07_warp_tiled.cl", "gemm_warp_tiled",
            "BM=128 BN=128 BK=8 TM=8 TN=8 WM=128 WN=16 VEC=4 CLAMP=0 READT=0", "WARP APAD PREFETCH",
-           LAUNCH_TILE, 4, TRANS_A | TRANS_B, true),
+           LAUNCH_TILE, 4, TRANS_A | TRANS_B),
 
     /* Step 8: NVIDIA first, then the other vendors' doors (compile-tested only, see
      * docs/vendors.md), then the emulation. */
@@ -134,7 +133,7 @@ static const variant variants[] = {
 
     /* Step 11: any device; fp32 arithmetic on every element type.  B is read as stored, K x N
      * or N x K (X W^T); a transposed A (small) is packed; C is stored element by element; a
-     * split of K sums itself in the same launch (cl/ksplit.h). */
+     * split of K sums itself in the same launch (cl/skinny_ksplit.h). */
     { "skinny", DT_F32, NEED_NONE, "opencl", "11_skinny.cl", "gemm_skinny", CL12, "fp32",
       SKINNY, "AL", LAUNCH_GROUPS, PREPASS_NONE, false, true, 4, TRANS_B | C_ANY, true },
     { "skinny", DT_16BIT, NEED_NONE, "opencl", "11_skinny.cl", "gemm_skinny", CL12, NULL,

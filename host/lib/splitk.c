@@ -1,10 +1,10 @@
 /* Split-K: a plan with SPLITK = S > 1 cuts K into slices and runs its own kernel on them as a
  * strided batch, then adds the partial products in a fixed order (cl/splitk_reduce.cl).
  * Nothing in a GEMM kernel changes: any variant that takes a batch in one launch
- * (variant.batched) can be split, the lesson steps and the matrix-unit paths alike.  Steps 7,
- * 10 and 11 are the exception (fused_enqueue): their slices are one launch, and the group that
- * finishes a block of C last adds the partial products in the same fixed order and stores C
- * (a second launch costs as much as a small GEMM; cl/ksplit.h, cl/mma/tma_ksplit.h).
+ * (variant.batched) can be split, the lesson steps and the matrix-unit paths alike.  Step 10
+ * is the exception (fused_enqueue): its slices are one launch, and the group that finishes a
+ * block of C last adds the partial products in the same fixed order and stores C (a second
+ * launch costs as much as a small GEMM; cl/mma/tma_ksplit.h).
  *
  * Slices are Ks = ceil(K / S) rounded up to a multiple of 8 values long (so that each slice's
  * operands stay as aligned as the whole ones: every kernel's vector width divides 8); the
@@ -71,7 +71,7 @@ int splitk_slices(const gemm_plan *plan, int K, int *ks)
     return (int)((K + *ks - 1) / *ks);
 }
 
-/* Steps 7, 10 and 11's split: one launch (cl/ksplit.h, cl/mma/tma_ksplit.h), partial
+/* Step 10's and 11's split: one launch (cl/mma/tma_ksplit.h, cl/skinny_ksplit.h), partial
  * products and block counts in the plan's scratch. */
 static int fused_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,
                          gemm_operand A, gemm_operand B, float beta, gemm_operand C,
@@ -82,7 +82,7 @@ static int fused_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s
     const size_t blocks = (size_t)((s.M + plan->bm - 1) / plan->bm) *
                           (size_t)((s.N + plan->bn - 1) / plan->bn);
     /* Step 10 keeps its partial products as its accumulators lie, whole blocks of BM x BN
-     * (cl/mma/tma_ksplit.h); steps 7 and 11 as C, M rows of ldp. */
+     * (cl/mma/tma_ksplit.h); step 11 as C, M rows of ldp. */
     const size_t per_part = plan->variant->tma ? blocks * (size_t)plan->bm * (size_t)plan->bn
                                                : (size_t)s.M * (size_t)ks.ldp;
     const size_t partials = (size_t)ks.parts * per_part;
@@ -91,7 +91,7 @@ static int fused_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s
                 plan->splitk, ks.parts, partials);
         return -1;
     }
-    /* Steps 7 and 11 write their partial product and count even as one slice (a K too short to cut:
+    /* Step 11 writes its partial product and counts even as one slice (a K too short to cut:
      * a test of the slice count in its stores cost 10-20% at M = 16, probe58); step 10 skips
      * both then, and never reads these. */
     if (ks.parts >= 1) {
