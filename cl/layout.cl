@@ -54,5 +54,33 @@
         }                                                                                      \
     }
 
+/* The copy into a packed operand (layout_pack): dst's offset and rows are multiples of V
+ * values (rows padded to 8), so each work-item moves V values and stores them as one aligned
+ * vector; its reads are V element loads from anywhere in src, a warp's neighbouring work-items
+ * reading neighbouring bytes.  One work-item per element left a 16-bit copy at a third of the
+ * memory's speed (probe86 in bench/results/2026-11-26_nvidia-h100/probes). */
+#define LAYOUT_PACK_KERNEL(T, VT, V, NAME)                                                     \
+    __kernel void layout_pack_##NAME(const int rows, const int cols, __global const T *src,    \
+                                     const int src_off, const int src_ld, __global T *dst,     \
+                                     const int dst_off, const int dst_ld, const int dst_cols)  \
+    {                                                                                          \
+        const int c = (int)get_global_id(0) * V, r = (int)get_global_id(1);                    \
+        if (r >= rows || c >= dst_cols)                                                        \
+            return;                                                                            \
+        __global const T *s = src + src_off + r * src_ld + c;                                  \
+        VT v;                                                                                  \
+        if (c + V <= cols) {                                                                   \
+            v = vload##V(0, s);                                                                \
+        } else { /* the row's last values, then zeros */                                      \
+            T e[V];                                                                            \
+            for (int i = 0; i < V; ++i)                                                        \
+                e[i] = c + i < cols ? s[i] : (T)0;                                             \
+            v = vload##V(0, e);                                                                \
+        }                                                                                      \
+        *(__global VT *)(dst + dst_off + r * dst_ld + c) = v;                                  \
+    }
+
 LAYOUT_KERNELS(float, f32)
 LAYOUT_KERNELS(ushort, u16)
+LAYOUT_PACK_KERNEL(float, float4, 4, f32)
+LAYOUT_PACK_KERNEL(ushort, ushort8, 8, u16)

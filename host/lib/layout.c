@@ -23,7 +23,9 @@ void layout_release(layout_pass *lp)
             clReleaseKernel(lp->copy[t]);
         if (lp->transpose[t])
             clReleaseKernel(lp->transpose[t]);
-        lp->copy[t] = lp->transpose[t] = NULL;
+        if (lp->pack[t])
+            clReleaseKernel(lp->pack[t]);
+        lp->copy[t] = lp->transpose[t] = lp->pack[t] = NULL;
     }
     if (lp->program)
         clReleaseProgram(lp->program);
@@ -49,16 +51,17 @@ plan_status layout_build(layout_pass *lp, cl_context ctx, const device_info *dev
         if (!lp->program)
             lp->status = PLAN_BUILD_FAILED;
     }
-    static const char *const names[2][2] = { { "layout_copy_f32", "layout_transpose_f32" },
-                                             { "layout_copy_u16", "layout_transpose_u16" } };
+    static const char *const names[2][3] = {
+        { "layout_copy_f32", "layout_transpose_f32", "layout_pack_f32" },
+        { "layout_copy_u16", "layout_transpose_u16", "layout_pack_u16" } };
     for (int t = 0; lp->program && t < 2; t++) {
         cl_int st = CL_SUCCESS;
-        lp->copy[t] = clCreateKernel(lp->program, names[t][0], &st);
-        if (lp->copy[t])
-            lp->transpose[t] = clCreateKernel(lp->program, names[t][1], &st);
-        if (!lp->transpose[t]) {
-            err_set(&e, "clCreateKernel(%s) failed: %s", names[t][lp->copy[t] != NULL],
-                    cl_error_name(st));
+        cl_kernel *const k[3] = { &lp->copy[t], &lp->transpose[t], &lp->pack[t] };
+        int made = 0;
+        while (made < 3 && (*k[made] = clCreateKernel(lp->program, names[t][made], &st)))
+            made++;
+        if (made < 3) {
+            err_set(&e, "clCreateKernel(%s) failed: %s", names[t][made], cl_error_name(st));
             snprintf(lp->why, sizeof lp->why, "layout pre-pass: %s", e.msg);
             return lp->status;
         }
@@ -122,11 +125,18 @@ fail:
     return rc;
 }
 
-/* The copy kernel: one work-item per element of dst's rows (padding included). */
+/* The copy kernels: one work-item per element of dst's rows (padding included), or where
+ * dst's offset, leading dimension and rows are whole vectors (a packed operand), one per
+ * vector of 4 floats or 8 16-bit values. */
 static int copy(layout_pass *lp, cl_command_queue q, int t, int rows, int cols,
                 gemm_operand src, gemm_operand dst, int dst_cols, cl_event *ev, errbuf *e)
 {
     const size_t local[2] = { 32, 8 };
+    const int v = t ? 8 : 4;
+    if (dst.off % v == 0 && dst.ld % v == 0 && dst_cols % v == 0) {
+        const size_t global[2] = { ceil_to((size_t)(dst_cols / v), 32), ceil_to((size_t)rows, 8) };
+        return enqueue(lp, q, lp->pack[t], rows, cols, src, dst, dst_cols, global, local, ev, e);
+    }
     const size_t global[2] = { ceil_to((size_t)dst_cols, 32), ceil_to((size_t)rows, 8) };
     return enqueue(lp, q, lp->copy[t], rows, cols, src, dst, dst_cols, global, local, ev, e);
 }

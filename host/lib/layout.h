@@ -23,6 +23,7 @@ typedef struct layout_pass {
     char *log;            /* the compiler's log of a failed build */
     cl_program program;
     cl_kernel copy[2], transpose[2]; /* [0] float, [1] 16-bit elements */
+    cl_kernel pack[2];                /* the copy into aligned rows, a vector per work-item */
 } layout_pass;
 
 void layout_init(layout_pass *lp);
