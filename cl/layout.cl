@@ -58,7 +58,13 @@
  * values (rows padded to 8), so each work-item moves V values and stores them as one aligned
  * vector; its reads are V element loads from anywhere in src, a warp's neighbouring work-items
  * reading neighbouring bytes.  One work-item per element left a 16-bit copy at a third of the
- * memory's speed (probe86 in bench/results/2026-11-26_nvidia-h100/probes). */
+ * memory's speed (probe86 in bench/results/2026-11-26_nvidia-h100/probes); vload8 from a
+ * misaligned row ran small copies slower than that (probe87).  Value i of the V a work-item
+ * moves: src's, or a zero past the row's end. */
+#define LAYOUT_AT(T, i) (c + (i) < cols ? s[i] : (T)0)
+#define LAYOUT_VALUES_4(T) LAYOUT_AT(T, 0), LAYOUT_AT(T, 1), LAYOUT_AT(T, 2), LAYOUT_AT(T, 3)
+#define LAYOUT_VALUES_8(T)                                                                     \
+    LAYOUT_VALUES_4(T), LAYOUT_AT(T, 4), LAYOUT_AT(T, 5), LAYOUT_AT(T, 6), LAYOUT_AT(T, 7)
 #define LAYOUT_PACK_KERNEL(T, VT, V, NAME)                                                     \
     __kernel void layout_pack_##NAME(const int rows, const int cols, __global const T *src,    \
                                      const int src_off, const int src_ld, __global T *dst,     \
@@ -68,16 +74,7 @@
         if (r >= rows || c >= dst_cols)                                                        \
             return;                                                                            \
         __global const T *s = src + src_off + r * src_ld + c;                                  \
-        VT v;                                                                                  \
-        if (c + V <= cols) {                                                                   \
-            v = vload##V(0, s);                                                                \
-        } else { /* the row's last values, then zeros */                                      \
-            T e[V];                                                                            \
-            for (int i = 0; i < V; ++i)                                                        \
-                e[i] = c + i < cols ? s[i] : (T)0;                                             \
-            v = vload##V(0, e);                                                                \
-        }                                                                                      \
-        *(__global VT *)(dst + dst_off + r * dst_ld + c) = v;                                  \
+        *(__global VT *)(dst + dst_off + r * dst_ld + c) = (VT)(LAYOUT_VALUES_##V(T));        \
     }
 
 LAYOUT_KERNELS(float, f32)
