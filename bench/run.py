@@ -113,9 +113,12 @@ def preset_cases(preset, sizes=None):
                                  cublas=(d,), trans=t) for d in ('f16', 'bf16')]
         for s in ['4095', '1000x3000x777']:
             for pad in ('0', None):
+                flags = ['--ld-pad', pad] if pad else []
                 out.append(Case('f32_%s_ldpad%s' % (s, pad or 'default'), s,
-                                ['auto', 'tensor_core'], flags=['--ld-pad', pad] if pad else [],
-                                cublas=('fp32', 'tf32')))
+                                ['auto', 'tensor_core'], flags=flags, cublas=('fp32', 'tf32')))
+                # 16-bit operands at a row stride TMA cannot read are copied first
+                out += [Case('%s_%s_ldpad%s' % (d, s, pad or 'default'), s, ['tensor_core'],
+                             dtype=d, flags=flags, cublas=(d,)) for d in ('f16', 'bf16')]
         # N N, and N T as attention's Q K^T (K stored as Q is, one row per token)
         for t in ('NN', 'NT'):
             for b, s in (('64', '512x512x64'), ('512', '128x128x64')):
