@@ -143,13 +143,13 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
                     const tma_maps_arg maps_in, const int kslice,
                     __global float *restrict partials, const int ldp,
                     __global int *restrict tile_counts, const int batch, const int cmap,
-                    __global uchar *restrict map_slots)
+                    const int map_slot_count, __global uchar *restrict map_slots)
 {
     __global const elem_t *const A0_ = A, *const B0_ = B;
     __global gemm_c_t *const C0_ = C;
 #if CLGEMM_EMULATE_TMA
     __global const uchar *const maps = map_slots; /* unread: the emulation copies from A, B */
-    (void)maps_in;
+    (void)maps_in, (void)map_slot_count;
 #else
     /* The maps this group copies through: its own slot (TMA_MAPS_PUBLISH). */
     __global uchar *const maps = map_slots + TMA_MAP_SLOT_BYTES * TMA_MAP_SLOT;

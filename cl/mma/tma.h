@@ -115,19 +115,19 @@ inline int tma_bar_done(const uint bar, const uint parity)
     asm volatile("// @sm90a fence.proxy.tensormap::generic.release.gpu;" ::: "memory")
 /* Each group copies through maps of its own, slot TMA_MAP_SLOT of the host's map_slots:
  * every group writing into one shared map slowed the batches most, all their groups starting
- * at once (probe70 in bench/results/2026-11-25_nvidia-h100/probes).  Groups TMA_MAP_SLOTS
+ * at once (probe70 in bench/results/2026-11-25_nvidia-h100/probes).  Groups map_slot_count
  * apart in launch order share a slot, and two of them can run at once (two groups on an SM,
  * or a slow group of an earlier wave).  So a slot's bytes may never change while a launch
  * runs: every group of it writes the same final maps there, addresses in.  The first form
  * copied the host's maps into the slot and then replaced their addresses in place, so that a
  * copy engine reading the slot meanwhile met the placeholder address and faulted (probe80 in
  * bench/results/2026-11-26_nvidia-h200/probes: 64-row tiles, two groups per SM, > 256 groups).
- * The host's slot count is the same (host/lib/enqueue.c); a slot is the size of the maps. */
-#define TMA_MAP_SLOTS 256
+ * The host passes the slot count (the kernel's map_slot_count, host/lib/enqueue.c); a slot is
+ * the size of the maps. */
 #define TMA_MAP_SLOT_BYTES ((int)sizeof(tma_maps_arg))
 #define TMA_MAP_SLOT                                                                      \
     (((get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) +       \
-      get_group_id(0)) % TMA_MAP_SLOTS)
+      get_group_id(0)) % map_slot_count)
 /* One thread: the host-encoded maps (a tma_maps_arg, by value) into `stage` (local memory,
  * 128-byte aligned, nobody else's yet), the buffers' addresses written in there (A's map at
  * byte 0, B's at 128, with cmap C's at 256), the whole maps stored to the slot and published

@@ -305,15 +305,16 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), ks ? &ks->counts : NULL));
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &batch->count));
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_int), &cmap));
-        /* Room for the groups' own copies of the maps (cl/mma/tma.h: TMA_MAP_SLOTS slots,
+        /* Room for the groups' own copies of the maps (cl/mma/tma.h: map_slot_count slots,
          * each the size of the maps passed above), which each group writes whole before
          * reading: no fill.  The emulation reads no map (NULL). */
-        enum { TMA_MAP_SLOTS = 256 };
+        const cl_int map_slot_count = 256;
         cl_mem slots = NULL;
         if (!plan->tma_emulated &&
-            !(slots = gemm_scratch_get(plan, q, SCRATCH_TMA_MAPS, TMA_MAP_SLOTS * sizeof maps,
-                                       e)))
+            !(slots = gemm_scratch_get(plan, q, SCRATCH_TMA_MAPS,
+                                       (size_t)map_slot_count * sizeof maps, e)))
             goto fail;
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_int), &map_slot_count));
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), slots ? &slots : NULL));
     } else if (plan->variant->split_in_launch) { /* cl/skinny_ksplit.h, read if built so */
         const int len = ks ? ks->len : s.K, ldp = ks ? ks->ldp : 0;
