@@ -28,6 +28,14 @@ bool api_choose_by_shape(clgemm_context *ctx, const char *algorithm, clgemm_dtyp
     return api_choose_by_shape_ranked(ctx, algorithm, dtype, M, N, K, build, 0, out);
 }
 
+/* The blocks of C the plan's kernel runs for an M x N call (swapped, C^T's). */
+static size_t kernel_blocks(const gemm_plan *g, size_t M, size_t N)
+{
+    const size_t rows = g->swap ? N : M, cols = g->swap ? M : N;
+    return ((rows + (size_t)g->bm - 1) / (size_t)g->bm) *
+           ((cols + (size_t)g->bn - 1) / (size_t)g->bn);
+}
+
 bool api_choose_by_shape_ranked(clgemm_context *ctx, const char *algorithm, clgemm_dtype dtype,
                                 size_t M, size_t N, size_t K, const gemm_build *build,
                                 int rank, struct ctx_plan **out)
@@ -52,9 +60,7 @@ bool api_choose_by_shape_ranked(clgemm_context *ctx, const char *algorithm, clge
     if (!p || p->status != PLAN_OK)
         return false;
     const gemm_plan *g = &p->plan;
-    const size_t rows = g->swap ? N : M, cols = g->swap ? M : N; /* the kernel's C */
-    const long tiles = (long)((rows + (size_t)g->bm - 1) / (size_t)g->bm) *
-                       (long)((cols + (size_t)g->bn - 1) / (size_t)g->bn);
+    const long tiles = (long)kernel_blocks(g, M, N);
     const int split = g->variant->batched && !batched /* dimension 2 is the batch's */
                           ? shape_rule_split(r, ctx->dev->compute_units, tiles, (long)K,
                                              g->variant->split_in_launch)
@@ -94,9 +100,7 @@ void api_fill_tiles(clgemm_context *ctx, const algo_def *purpose, clgemm_dtype d
     const gemm_plan *g = &(*out)->plan;
     if (!g->variant->tma || g->bn <= 128)
         return;
-    const size_t rows = g->swap ? N : M, cols = g->swap ? M : N;
-    const size_t blocks = ((rows + (size_t)g->bm - 1) / (size_t)g->bm) *
-                          ((cols + (size_t)g->bn - 1) / (size_t)g->bn);
+    const size_t blocks = kernel_blocks(g, M, N);
     if (2 * blocks > ctx->dev->compute_units)
         return;
     struct ctx_plan *q = api_plan(ctx, purpose, dtype, FILL_TILE, build);

@@ -65,12 +65,11 @@ void prepass_release(gemm_plan *plan)
 /* The tensor maps of A and B for cl/10_wgmma_tma.cl, as the operands are stored, a kernel
  * argument by value; their addresses are placeholders that the kernel's producer replaces
  * (TMA_MAPS_PUBLISH: OpenCL does not tell the host a buffer's device address).  A K-major
- * operand (A as M x K, packed
- * B^T, a 16-bit B stored N x K) is read in boxes of BM (BN) rows x BK values swizzled at the
- * row's bytes; an MN-major one (16-bit B as K x N, A stored K x M) in boxes of BK rows x 128
- * bytes.  A batched build reads 3-D maps, the problem as the third coordinate: a strided
- * operand's map holds the launch's `count` problems, a shared one's (stride 0) its one
- * matrix.  The emulation reads A and B directly and gets zeros. */
+ * operand (A as M x K, packed B^T, a 16-bit B stored N x K) is read in boxes of BM (BN) rows
+ * x BK values swizzled at the row's bytes; an MN-major one (16-bit B as K x N, A stored K x M)
+ * in boxes of BK rows x 128 bytes.  A batched build reads 3-D maps, the problem as the third
+ * coordinate: a strided operand's map holds the launch's `count` problems, a shared one's
+ * (stride 0) its one matrix.  The emulation reads A and B directly and gets zeros. */
 static tensor_map_shape k_major(int elem, uint64_t rows, uint64_t cols, int ld, int box_rows,
                                 int bk)
 {
