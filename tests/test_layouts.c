@@ -427,6 +427,14 @@ int main(int argc, char **argv)
     static const char *const tma3[] = { "wgmma_tma:SPLIT=1,BM=64,BN=64,WGN=64,BK=16,STAGES=2" };
     sweep("fp32 as tf32x3 on wgmma_tma, a batch of 3, A strided", t, awkward + 1, 1, tma3, 1, 1,
           MIXED_OPS);
+    /* A split in registers (PACKA 3): A read as stored, never through the rounding pass (a
+     * misaligned A, or one at an odd batch stride, is copied aligned first: either pass) */
+    static const char *const tma3r[] = {
+        "wgmma_tma:SPLIT=1,PACKA=3,BM=64,BN=64,WGN=64,BK=16,STAGES=2" };
+    spec t3 = t;
+    t3.packs = 0;
+    sweep("fp32 as tf32x3 on wgmma_tma, A split in registers, a batch of 3, A strided", t3,
+          awkward + 1, 1, tma3r, 1, 1, MIXED_OPS);
     /* PERSIST (fewer groups than problems, each running its tile of several; PoCL's two
      * compute units make it one group deep: the ring and the stores carried over) with
      * TSTORE: C stored by the copy engine (tensor-map boxes, clipped at C's edges) where it is

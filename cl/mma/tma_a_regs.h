@@ -46,7 +46,7 @@ inline float tf32_rna(const float x)
 #endif
 
 /* This work-item's fragment of k step kk of consumer wg's 64 rows, from the A box at byte
- * `box` of the arena (K-major, rows of SWZA bytes, SWZA-byte swizzle), rounded to tf32. */
+ * `box` of the arena (K-major, rows of SWZA bytes, SWZA-byte swizzle), as stored (fp32). */
 inline void tma_a_fragment(float *a, __local const uchar *arena, const uint box, const int wg,
                            const int id, const int kk)
 {
@@ -56,15 +56,42 @@ inline void tma_a_fragment(float *a, __local const uchar *arena, const uint box,
         const int r = row + 8 * (i & 1), c = k + 4 * (i >> 1);
 #if A_MN /* box r / 32, its k-row c, m at r % 32 */
         const uint at = box + (uint)((r / A_MN_COLS) * A_BOX1 + c * 128 + (r % A_MN_COLS) * 4);
-        a[i] = TF32_RNA(*(__local const float *)(arena + wgmma_swz(at, 128u)));
+        a[i] = *(__local const float *)(arena + wgmma_swz(at, 128u));
 #else
         const uint at = box + (uint)(r * SWZA + c * 4);
-        a[i] = TF32_RNA(*(__local const float *)(arena + wgmma_swz(at, SWZA)));
+        a[i] = *(__local const float *)(arena + wgmma_swz(at, SWZA));
 #endif
     }
 }
 
-/* One consumer's wgmmas on the slot at byte address base, A from registers, as above. */
+/* One consumer's wgmmas on the slot at byte address base, A from registers, as above.
+ *
+ * With SPLIT (tf32x3) the fragment is split here as the pre-pass splits a packed operand,
+ * hi = tf32(a), lo = tf32(a - hi) (exact in fp32), and the three wgmmas run in PACKA 1's
+ * order, lo x hi, hi x lo, hi x hi (B's lo box B_BOX after its hi): the same sums, bit for
+ * bit, without writing A's two halves to memory and reading them back.  At M <= 128 the
+ * swapped problem's A is the weight, the call's largest operand. */
+#if SPLIT
+#define TMA_A_MMAS(af, da, db, j)                                                            \
+    do {                                                                                     \
+        float hi_[4], lo_[4];                                                                \
+        _Pragma("unroll") for (int i_ = 0; i_ < 4; ++i_) {                                   \
+            hi_[i_] = TF32_RNA(af[i_]);                                                      \
+            lo_[i_] = TF32_RNA(af[i_] - hi_[i_]);                                            \
+        }                                                                                    \
+        WGMMA_M64K8_TF32_RS_LO(WGN, acc[j], lo_, da, db, A_MN);                              \
+        WGMMA_M64K8_TF32_RS(WGN, acc[j], hi_, da, (db) + (ulong)(B_BOX >> 4), A_MN);         \
+        WGMMA_M64K8_TF32_RS(WGN, acc[j], hi_, da, db, A_MN);                                 \
+    } while (0)
+#else
+#define TMA_A_MMAS(af, da, db, j)                                                            \
+    do {                                                                                     \
+        float r_[4];                                                                         \
+        _Pragma("unroll") for (int i_ = 0; i_ < 4; ++i_)                                     \
+            r_[i_] = TF32_RNA(af[i_]);                                                       \
+        WGMMA_M64K8_TF32_RS(WGN, acc[j], r_, da, db, A_MN);                                  \
+    } while (0)
+#endif
 #define TMA_SLICE_MMA(base)                                                                  \
     do {                                                                                     \
         _Pragma("unroll") for (int kk = 0; kk < BK; kk += WG_K) {                            \
@@ -74,7 +101,7 @@ inline void tma_a_fragment(float *a, __local const uchar *arena, const uint box,
             WGMMA_FENCE();                                                                   \
             const ulong da_ = A_DESC(base, kk);                                              \
             _Pragma("unroll") for (int j = 0; j < WG_NI; ++j)                                \
-                WGMMA_M64K8_TF32_RS(WGN, acc[j], af_, da_, B_DESC(base, j, kk), A_MN);     \
+                TMA_A_MMAS(af_, da_, B_DESC(base, j, kk), j);                                \
         }                                                                                    \
         WGMMA_COMMIT();                                                                      \
     } while (0)

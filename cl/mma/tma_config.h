@@ -75,7 +75,7 @@
 /* A_MN: A lands M-major (A stored K x M: 16-bit, or TF32 with A rounded in registers, whose
  * fragment loads read either layout), else K-major; B_MN: B lands N-major (16-bit B as K x N),
  * else K-major (the TF32 pre-pass's B^T, or a B stored N x K). */
-#if GEMM_TRANS_A && (DTYPE != 0 || (PACKA == 3 && !SPLIT))
+#if GEMM_TRANS_A && (DTYPE != 0 || PACKA == 3)
 #define A_MN 1
 #else
 #define A_MN 0
@@ -152,7 +152,10 @@ typedef ushort elem_t;
 #define B_DESC(base, j, kk) \
     wgmma_desc_swz((base) + (uint)(A_BYTES + (j) * WGN * SWZA + (kk) * ELEM), 16u, 8 * SWZA, SWZA)
 #endif
-#define A_BYTES (A_BOX * (1 + SPLIT))      /* A's boxes (with SPLIT: its hi, then its lo box) */
+/* A's halves in memory and in a slot: with SPLIT its hi, then its lo rows, unless A is split
+ * in registers (PACKA 3: its raw values, one box) */
+#define A_HALVES (1 + (SPLIT && PACKA != 3))
+#define A_BYTES (A_BOX * A_HALVES)
 #define B_BYTES (B_BOXES * B_BOX * (1 + SPLIT))
 #define STAGE_BYTES (A_BYTES + B_BYTES)
 

@@ -4,8 +4,9 @@
 #define CLGEMM_TMA_COPIES_H
 
 /* The copies of slice i into the slot at byte address dst: A's box, with SPLIT A's and B^T's
- * lo boxes (rows M.. of packed A, N.. of packed B^T), then B's boxes.  The copy engine's own,
- * or each work-item's share of them in the emulation (which reads A and B directly). */
+ * lo boxes (rows M.. of packed A, unless PACKA 3 splits A in registers; N.. of packed B^T),
+ * then B's boxes.  The copy engine's own, or each work-item's share of them in the emulation
+ * (which reads A and B directly). */
 #if !CLGEMM_EMULATE_TMA && GEMM_BATCHED
 /* A batch: 3-D maps, the problem (the kernel's prob) the third coordinate (0 in a shared
  * operand's one-deep map) */
@@ -18,7 +19,7 @@
 #else
 #define COPY_A(dst, x, y)                                                                    \
     tma_emu_load_2d(wgmma_arena_w_, dst, (__global const uchar *)(A + offA), lda,            \
-                    A_MN ? K : M * (1 + SPLIT), A_MN ? M : K, x, y, A_BOX_ROWS, A_BOX_COLS,  \
+                    A_MN ? K : M * A_HALVES, A_MN ? M : K, x, y, A_BOX_ROWS, A_BOX_COLS,  \
                     ELEM, (uint)(A_BOX_COLS * ELEM), tid, TMA_THREADS)
 #define COPY_B(dst, x, y)                                                                    \
     tma_emu_load_2d(wgmma_arena_w_, dst, (__global const uchar *)(B + offB), ldb,            \
@@ -29,10 +30,10 @@
     do {                                                                                     \
         _Pragma("unroll") for (int q = 0; q < A_BOXES; ++q)                                  \
             COPY_A((dst) + (uint)(q * A_BOX1), A_X(i, q), A_Y(i, q));                        \
-        if (SPLIT) {                                                                         \
+        if (A_HALVES > 1)                                                                    \
             COPY_A((dst) + (uint)A_BOX, (i) * BK, M + row0);                                 \
+        if (SPLIT)                                                                           \
             COPY_B((dst) + (uint)(A_BYTES + B_BOX), (i) * BK, N + col0);                     \
-        }                                                                                    \
         _Pragma("unroll") for (int q = 0; q < B_BOXES; ++q)                                  \
             COPY_B((dst) + (uint)(A_BYTES + q * B_BOX), B_X(i, q), B_Y(i, q));               \
     } while (0)

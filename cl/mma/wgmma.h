@@ -248,6 +248,9 @@ inline ulong wgmma_desc_swz(const uint addr, const uint lbo, const uint sbo, con
  * emulation reads */
 #define WGMMA_M64K8_TF32_RS(N, d, a, desc_a, desc_b, a_mn) \
     WGMMA_CAT(WGMMA_RS_N, N)(d, a, desc_b)
+/* the same with tf32x3's lo half of A in the registers (the emulation checks which half) */
+#define WGMMA_M64K8_TF32_RS_LO(N, d, a, desc_a, desc_b, a_mn) \
+    WGMMA_M64K8_TF32_RS(N, d, a, desc_a, desc_b, a_mn)
 /* 16-bit inputs: the type by DTYPE (1 f16, 2 bf16), and the transpose immediates imm-trans-a
  * and imm-trans-b: A as TRANS_A (0: K-major, 1: M-major), B as TRANS_B (0: K-major, 1:
  * N-major).  All literals (or macros that expand to one). */

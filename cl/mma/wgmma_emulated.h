@@ -76,18 +76,26 @@ inline float wgmma_emu_f16(const uint h)
     return as_float(sign | ((exp + 112u) << 23) | (man << 13));
 }
 
-/* Element (r, k) as the tensor core reads it: dtype 0 tf32 (truncated), 1 f16, 2 bf16; 3 is
- * an fp32 value rounded to tf32 by the kernel (an A fragment in registers, below). */
+/* Whether dtype (as below) is a 16-bit type: k16 wgmmas, 2-byte values. */
+#define WGMMA_EMU_16BIT(dtype) ((dtype) == 1 || (dtype) == 2)
+
+/* Element (r, k) as the tensor core reads it: dtype 0 tf32 (truncated), 1 f16, 2 bf16; 3 and
+ * 4 are an fp32 value the kernel turned into tf32 registers (an A fragment, below): 3 rounded
+ * to nearest, 4 the residual below that (tf32x3's lo half). */
 inline float wgmma_emu_value(__local const uchar *arena, const ulong desc, const int r,
                              const int k, const int mn_major, const int dtype)
 {
-    const uint byte = wgmma_emu_byte(desc, r, k, mn_major, dtype % 3 ? 2u : 4u);
+    const uint byte = wgmma_emu_byte(desc, r, k, mn_major, WGMMA_EMU_16BIT(dtype) ? 2u : 4u);
     if (byte == 0xffffffffu)
         return as_float(0x7fc00000u);
     if (dtype == 0)
         return tf32_truncate(*(__local const float *)(arena + byte));
     if (dtype == 3)
         return tf32_round(*(__local const float *)(arena + byte));
+    if (dtype == 4) {
+        const float x = *(__local const float *)(arena + byte);
+        return tf32_round(x - tf32_round(x));
+    }
     const uint h = *(__local const ushort *)(arena + byte);
     return dtype == 2 ? as_float(h << 16) : wgmma_emu_f16(h);
 }
@@ -99,8 +107,8 @@ inline void wgmma_emu_m64(float *d, const int n, const ulong desc_a, const ulong
                           __local const uchar *arena, const int id, const int dtype,
                           const int trans_a, const int trans_b)
 {
-    const int w = id >> 5, g = (id & 31) >> 2, t = id & 3, kn = dtype % 3 ? 16 : 8;
-    const int dtype_b = dtype == 3 ? 0 : dtype;
+    const int w = id >> 5, g = (id & 31) >> 2, t = id & 3, kn = WGMMA_EMU_16BIT(dtype) ? 16 : 8;
+    const int dtype_b = dtype >= 3 ? 0 : dtype;
     float a_lo[16], a_hi[16];   /* rows 16w + g and 16w + g + 8 of A */
     for (int k = 0; k < kn; ++k) {
         a_lo[k] = wgmma_emu_value(arena, desc_a, 16 * w + g, k, trans_a, dtype);
@@ -125,20 +133,21 @@ inline void wgmma_emu_m64(float *d, const int n, const ulong desc_a, const ulong
 
 /* A from registers (TF32): a[0..3] = A[16w + g][t], A[16w + g + 8][t], A[16w + g][t + 4],
  * A[16w + g + 8][t + 4] (PTX ISA, wgmma's register fragment of A for .tf32), values the
- * kernel rounded to tf32.  A work-item sees only its own four, so the emulation reads A where
- * the kernel loaded it (desc_a, M-major where a_mn), rounded to nearest as the kernel must
- * have, and checks that its registers hold exactly that.  A fragment loaded from the wrong
- * rows or columns, or not rounded, turns this work-item's D into NaN, as the hardware would
- * compute it wrong. */
+ * kernel rounded to tf32 (part 3), or with tf32x3 the residuals below those (part 4, the
+ * lo half).  A work-item sees only its own four, so the emulation reads A where the kernel
+ * loaded it (desc_a, M-major where a_mn), turns it into tf32 as the kernel must have, and
+ * checks that its registers hold exactly that.  A fragment loaded from the wrong rows or
+ * columns, not rounded, or the wrong half, turns this work-item's D into NaN, as the hardware
+ * would compute it wrong. */
 inline void wgmma_emu_m64_rs(float *d, const int n, const float *a, const ulong desc_a,
                              const ulong desc_b, __local const uchar *arena, const int id,
-                             const int a_mn)
+                             const int a_mn, const int part)
 {
     const int w = id >> 5, g = (id & 31) >> 2, t = id & 3;
     bool held = true;
     for (int i = 0; i < 4; ++i) {
         const float want = wgmma_emu_value(arena, desc_a, 16 * w + g + 8 * (i & 1),
-                                           t + 4 * (i >> 1), a_mn, 3);
+                                           t + 4 * (i >> 1), a_mn, part);
         held = held && as_uint(a[i]) == as_uint(want);
     }
     if (!held) {
@@ -146,10 +155,12 @@ inline void wgmma_emu_m64_rs(float *d, const int n, const float *a, const ulong 
             d[i] = as_float(0x7fc00000u);
         return;
     }
-    wgmma_emu_m64(d, n, desc_a, desc_b, arena, id, 3, a_mn, 0);
+    wgmma_emu_m64(d, n, desc_a, desc_b, arena, id, part, a_mn, 0);
 }
 #define WGMMA_M64K8_TF32_RS(N, d, a, desc_a, desc_b, a_mn)                            \
-    wgmma_emu_m64_rs((d), (N), (a), (desc_a), (desc_b), wgmma_arena_, wgmma_id_, (a_mn))
+    wgmma_emu_m64_rs((d), (N), (a), (desc_a), (desc_b), wgmma_arena_, wgmma_id_, (a_mn), 3)
+#define WGMMA_M64K8_TF32_RS_LO(N, d, a, desc_a, desc_b, a_mn)                         \
+    wgmma_emu_m64_rs((d), (N), (a), (desc_a), (desc_b), wgmma_arena_, wgmma_id_, (a_mn), 4)
 #define WGMMA_M64K16_AB(N, d, desc_a, desc_b, DTYPE, TRANS_A, TRANS_B)               \
     wgmma_emu_m64((d), (N), (desc_a), (desc_b), wgmma_arena_, wgmma_id_, (DTYPE), (TRANS_A), \
                   (TRANS_B))

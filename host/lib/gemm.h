@@ -74,9 +74,10 @@ typedef struct gemm_plan {
      * buffers (and every operand the kernel cannot read in place); split (SPLIT=1, tf32x3)
      * writes hi and lo halves. */
     bool pack_a, pack_b, split;
-    /* PACKA=3 on A stored K x M: the kernel reads it M-major in place (mma/tma_a_regs.h),
-     * where its rows lie on 16 bytes (gemm_plan_reads), so the pre-pass leaves it. */
-    bool a_regs_t;
+    /* PACKA=3: the kernel rounds A (with split, splits it) in registers (mma/tma_a_regs.h);
+     * a_regs_t: A stored K x M, read M-major in place, where its rows lie on 16 bytes
+     * (gemm_plan_reads), so the pre-pass leaves it. */
+    bool a_regs, a_regs_t;
     cl_kernel pack_bt, round_a;
     struct plan_scratch *scratch; /* their buffers, reused on the same in-order queue */
     /* SPLITK > 1: K in slices, a batched launch over them and a reduction (splitk.c); step

@@ -205,12 +205,14 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
         return PLAN_UNSUPPORTED;
     plan->precision = precision_of(v, &plan->params, dtype);
     plan->split = v->prepass == PREPASS_TF32_PACK && params_get(&plan->params, "SPLIT", 0) != 0;
-    plan->pack_a = plan->split || (v->prepass == PREPASS_TF32_PACK &&
-                                   params_get(&plan->params, "PACKA", 1) == 1);
+    const long packa = params_get(&plan->params, "PACKA", 1);
+    /* PACKA=3 rounds A, or with SPLIT splits it, in registers: A is never packed for it. */
+    plan->a_regs = v->prepass == PREPASS_TF32_PACK && packa == 3;
+    plan->pack_a = (plan->split && !plan->a_regs) ||
+                   (v->prepass == PREPASS_TF32_PACK && packa == 1);
     plan->pack_b = plan->split || (v->prepass == PREPASS_TF32_PACK &&
                                    params_get(&plan->params, "PACKB", 1) == 1);
-    plan->a_regs_t = v->prepass == PREPASS_TF32_PACK && !plan->split && plan->build.trans_a &&
-                     params_get(&plan->params, "PACKA", 1) == 3;
+    plan->a_regs_t = plan->a_regs && plan->build.trans_a;
     if (!build)
         return PLAN_OK;
 
@@ -401,7 +403,9 @@ bool gemm_plan_reads(const gemm_plan *plan, int which, gemm_operand X)
 {
     const variant *v = plan->variant;
     int m = !v || (which == 2 && (v->trans & C_ANY)) ? 1 : v->ld_multiple;
-    if (which == 0 && plan->a_regs_t)
-        m = 4; /* the tensor map's rows on 16 bytes */
+    /* the tensor map's rows on 16 bytes; with SPLIT the layout pass (an exact copy) aligns a
+     * misaligned A, as the TF32 pass would round away its low half */
+    if (which == 0 && (plan->a_regs_t || (plan->a_regs && plan->split)))
+        m = 4;
     return X.ld % m == 0 && X.off % m == 0;
 }

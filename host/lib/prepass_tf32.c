@@ -10,7 +10,9 @@ static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 /* An operand is packed when PACKA / PACKB or SPLIT asks for it, and always when it is not
  * stored K-major (the pass transposes it: A stored K x M, B stored K x N) or when the tensor
  * map could not read it in place (its rows, or its problems, not on 16 bytes).  PACKA=3 reads
- * A stored K x M as it lies (a_regs_t): the call packed a misaligned one beforehand. */
+ * A stored K x M as it lies (a_regs_t): the call packed a misaligned one beforehand.  With
+ * SPLIT it splits A itself, which this pass would round: A is never packed then (the call
+ * aligned it, gemm_plan_reads). */
 static bool packs(bool asked, bool k_major, gemm_operand X, int stride, const gemm_batch *batch)
 {
     return asked || !k_major || ((X.off | X.ld) & 3) || (batch->count > 1 && (stride & 3));
@@ -18,6 +20,8 @@ static bool packs(bool asked, bool k_major, gemm_operand X, int stride, const ge
 
 static bool packs_a(const gemm_plan *plan, gemm_operand A, const gemm_batch *batch)
 {
+    if (plan->a_regs && plan->split)
+        return false;
     return packs(plan->pack_a, !A.trans || plan->a_regs_t, A, batch->stride[0], batch);
 }
 
@@ -36,7 +40,7 @@ int tf32_prepass_buffers(const gemm_plan *plan, cl_command_queue q, gemm_shape s
 {
     const int ldp = packed_ld(s);
     const size_t halves = plan->split ? 2 : 1;
-    const size_t plane_a = halves * (size_t)s.M * (size_t)ldp;
+    const size_t plane_a = (plan->a_regs ? 1 : halves) * (size_t)s.M * (size_t)ldp;
     const size_t plane_b = halves * (size_t)s.N * (size_t)ldp;
     const size_t planes_a = batch->stride[0] ? (size_t)batch->count : 1;
     const size_t planes_b = batch->stride[1] ? (size_t)batch->count : 1;
