@@ -456,6 +456,14 @@ with tempfile.TemporaryDirectory() as tmp:
     expect(rc == 1 and 'BUILD FAILED' in out and 'build log' in err and
            'clblast' in out, 'build failure shows its log, others still run', out + err)
 
+# Parameters a kernel refuses (its #error): the row's note gives the kernel's own words.
+rc, out, err = run('--device', 'pocl', '--algo', 'warp_tiled:BM=96', '--size', '20', '--iters',
+                   '1', '--quiet', '--no-baseline')
+note = [line for line in out.splitlines() + err.splitlines() if 'clBuildProgram failed' in line]
+expect(rc == 1 and 'BUILD FAILED' in out and note and
+       '"gemm_warp_tiled: BM must be a multiple of WM' in note[0],
+       'a refused parameter -> the kernel\'s #error in the note', out + err)
+
 # A tuning file changes what runs: tuned parameters for a named algorithm, and auto's pick.
 pocl_name = pocl_line.split('|')[0].split(None, 3)[3].strip()
 rc, out, err = run('--list-devices')

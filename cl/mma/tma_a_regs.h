@@ -11,11 +11,13 @@
  *
  * The schedule: k step kk's fragment is loaded, a wgmma.fence orders those register writes
  * before the tensor core reads them, then kk's wgmmas are issued, while the next step's loads
- * run; one commit group per slice.  INFLIGHT defaults to 0 with PACKA 3: ptxas serializes
- * every wgmma of the kernel (its warning C7513, "non wgmma instructions defining input
- * registers of a wgmma between start and end of the pipeline stage") once a wgmma is still
- * running when the loop comes round and defines the next slice's registers, even registers
- * of their own.  The other consumer warpgroup keeps the tensor core busy meanwhile.
+ * run; one commit group per slice.  INFLIGHT is 0 with PACKA 3 (wgmma_tma_checks.h refuses
+ * more): a wgmma reads its A registers while it runs, and with a slice still running when the
+ * loop comes round, the next slice's loads would define them again.  The driver's ptxas then
+ * serialised every wgmma of the kernel in the TF32 build (its warning C7513, "non wgmma
+ * instructions defining input registers of a wgmma between start and end of the pipeline
+ * stage"), and the tf32x3 build computed wrong sums (probe101).  The other consumer
+ * warpgroup keeps the tensor core busy meanwhile.
  *
  * The fragment (PTX ISA, wgmma's register fragment of A for .tf32; the same as mma.sync's
  * m16n8k8): work-item x of the warpgroup, lane l = x % 32 of warp w = x / 32, g = l / 4,

@@ -27,6 +27,12 @@
 #if INFLIGHT < 0 || INFLIGHT > 3 || INFLIGHT >= STAGES
 #error "gemm_wgmma_tma: INFLIGHT must be 0 .. 3 and below STAGES"
 #endif
+/* A wgmma with A from registers reads them while it runs: with a slice still running, the next
+ * slice's fragment loads would overwrite them.  On the H100 tf32x3 built so computed wrong
+ * sums (probe101 in bench/results/2026-11-26_nvidia-h100/probes). */
+#if PACKA == 3 && INFLIGHT != 0
+#error "gemm_wgmma_tma: PACKA 3 needs INFLIGHT 0 (a running wgmma still reads its A registers)"
+#endif
 #if B_MN && (BN % 64 != 0 || WGN < 64)
 #error "gemm_wgmma_tma: a 16-bit B stored K x N lands in 64-column swizzle atoms: BN and WGN multiples of 64"
 #endif

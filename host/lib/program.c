@@ -230,6 +230,25 @@ static void first_words(const char *log, char *out, size_t size)
     snprintf(out, size, "%.*s", (int)(n > 200 ? 200 : n), *p ? p : "(empty build log)");
 }
 
+/* A build's reason in one line: the compiler's first error (a kernel's #error says which
+ * parameter), else the log's first words. */
+static void first_error(const char *log, char *out, size_t size)
+{
+    const char *p = log ? strstr(log, "error: ") : NULL;
+    if (!p) {
+        first_words(log, out, size);
+        return;
+    }
+    p += strlen("error: ");
+    size_t n = strcspn(p, "\r\n");
+    const char *quote = memchr(p, '"', n); /* an #error's text, past any file:line: prefix */
+    if (quote) {
+        n -= (size_t)(quote - p);
+        p = quote;
+    }
+    snprintf(out, size, "%.*s", (int)(n > 200 ? 200 : n), p);
+}
+
 /* CLGEMM_DUMP_PTX=dir keeps both texts of the post-pass, for reading on the GPU machine:
  * dir/<hash>.sm90.ptx as NVIDIA made it, dir/<hash>.sm90a.ptx as rebuilt (hash of the first). */
 static void dump_ptx(const char *what, const char *text, size_t len, uint64_t hash)
@@ -354,8 +373,10 @@ static cl_program build_with(cl_context ctx, const device_info *dev, const char 
     }
     st = clBuildProgram(prog, 1, &dev->id, options, NULL, NULL);
     if (st != CL_SUCCESS) {
-        err_set(e, "clBuildProgram failed: %s", cl_error_name(st));
         *log = build_log(prog, dev->id);
+        char reason[256];
+        first_error(*log, reason, sizeof reason);
+        err_set(e, "clBuildProgram failed: %s: %s", cl_error_name(st), reason);
         clReleaseProgram(prog);
         free(key);
         return NULL;
