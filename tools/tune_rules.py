@@ -51,9 +51,14 @@ PURPOSES = {
                                            'PROMOTE=2', True),
                                           ('wgmma_tma', 'BM=64,BN=128,WGN=128,STAGES=4,SPLIT=1,'
                                            'PROMOTE=2', True), ('mma', 'SPLIT=1', True),
-                                          # fp32 step 7 (more accurate than tf32x3): at
-                                          # M <= 128 the hi/lo pre-pass over all of W costs
-                                          # more than the matrix units gain
+                                          # the weight split in registers, swapped (no hi/lo
+                                          # pass over W: probe95), 128 and 64 rows of W per
+                                          # tile, 128 or 16 columns of X
+                                          ('wgmma_tma', 'BM=128,BN=128,WGN=128,STAGES=4,'
+                                           'SWAP=1,SPLIT=1,PACKA=3', True),
+                                          ('wgmma_tma', 'BM=64,BN=16,WGN=16,STAGES=8,'
+                                           'SWAP=1,SPLIT=1,PACKA=3', True),
+                                          # fp32 step 7 and 11 (more accurate than tf32x3)
                                           ('warp_tiled', 'READT=1', True)]),
 }
 # tensor_core per element type: step 10's default and narrower tiles (more blocks of C where M
