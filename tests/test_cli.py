@@ -463,6 +463,13 @@ note = [line for line in out.splitlines() + err.splitlines() if 'clBuildProgram 
 expect(rc == 1 and 'BUILD FAILED' in out and note and
        '"gemm_warp_tiled: BM must be a multiple of WM' in note[0],
        'a refused parameter -> the kernel\'s #error in the note', out + err)
+# A ring of slots beyond the 256 KiB a wgmma descriptor addresses (PoCL offers more local memory
+# than Hopper's 227 KiB): refused, where it would have read the wrong slot and printed FAIL.
+rc, out, err = run('--device', 'pocl', '--algo', 'wgmma_tma:SPLIT=1,PACKA=3,BN=256,WGN=256,STAGES=4',
+                   '--size', '70x90x100', '--iters', '1', '--quiet', '--no-baseline',
+                   env={'CLGEMM_EMULATE_MATRIX': '1'})
+expect(rc == 1 and 'BUILD FAILED' in out and "exceed the device's local memory" in out + err,
+       'a ring past 256 KiB of local memory is refused', out + err)
 
 # A tuning file changes what runs: tuned parameters for a named algorithm, and auto's pick.
 pocl_name = pocl_line.split('|')[0].split(None, 3)[3].strip()

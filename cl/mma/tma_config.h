@@ -63,6 +63,13 @@
 #ifndef CLGEMM_LOCAL_BYTES
 #define CLGEMM_LOCAL_BYTES 49152
 #endif
+/* A wgmma descriptor holds a local address in 14 bits of 16-byte units: 256 KiB.  Hopper gives
+ * a group 227 KiB, but an emulating device may offer more, where a ring past 256 KiB would
+ * read the wrong slot (the checks then refuse it instead). */
+#if CLGEMM_LOCAL_BYTES > 262144
+#undef CLGEMM_LOCAL_BYTES
+#define CLGEMM_LOCAL_BYTES 262144
+#endif
 
 #define CONSUMERS (BM / 64)
 /* The work-items: the consumer warpgroups, the producer warp, then with ROUNDER those that

@@ -19,7 +19,7 @@
 #else
 #define COPY_A(dst, x, y)                                                                    \
     tma_emu_load_2d(wgmma_arena_w_, dst, (__global const uchar *)(A + offA), lda,            \
-                    A_MN ? K : M * A_HALVES, A_MN ? M : K, x, y, A_BOX_ROWS, A_BOX_COLS,  \
+                    A_MN ? K : M * A_HALVES, A_MN ? M : K, x, y, A_BOX_ROWS, A_BOX_COLS,     \
                     ELEM, (uint)(A_BOX_COLS * ELEM), tid, TMA_THREADS)
 #define COPY_B(dst, x, y)                                                                    \
     tma_emu_load_2d(wgmma_arena_w_, dst, (__global const uchar *)(B + offB), ldb,            \
