@@ -129,7 +129,8 @@ static int tma_maps(const gemm_plan *plan, gemm_shape s, gemm_operand A, gemm_op
     if (real) {
         const int elem = plan->dtype != 0 ? 2 : 4;
         /* tf32x3 (split): packed A and B^T hold the residuals below the values. */
-        const uint64_t halves = plan->split ? 2 : 1, halves_a = plan->a_regs ? 1 : halves;
+        const uint64_t halves_a = (uint64_t)tf32_halves(plan, 0),
+                       halves_b = (uint64_t)tf32_halves(plan, 1);
         const bool packed = plan->variant->prepass == PREPASS_TF32_PACK;
         const tensor_map_shape a =
             (!packed || plan->a_regs_t) && plan->build.trans_a
@@ -137,7 +138,7 @@ static int tma_maps(const gemm_plan *plan, gemm_shape s, gemm_operand A, gemm_op
                 : k_major(elem, halves_a * (uint64_t)s.M, (uint64_t)s.K, A.ld, plan->bm,
                           plan->bk);
         const tensor_map_shape b =
-            packed || plan->build.trans_b ? k_major(elem, halves * (uint64_t)s.N,
+            packed || plan->build.trans_b ? k_major(elem, halves_b * (uint64_t)s.N,
                                                     (uint64_t)s.K, B.ld, plan->bn, plan->bk)
                                           : mn_major(elem, s.K, s.N, B.ld, plan->bk);
         const tensor_map_shape a3 = batch_of(a, plan, batch->count, batch->stride[0]);

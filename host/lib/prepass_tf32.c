@@ -39,9 +39,8 @@ int tf32_prepass_buffers(const gemm_plan *plan, cl_command_queue q, gemm_shape s
                          gemm_batch *kernel_batch, errbuf *e)
 {
     const int ldp = packed_ld(s);
-    const size_t halves = plan->split ? 2 : 1;
-    const size_t plane_a = (plan->a_regs ? 1 : halves) * (size_t)s.M * (size_t)ldp;
-    const size_t plane_b = halves * (size_t)s.N * (size_t)ldp;
+    const size_t plane_a = (size_t)tf32_halves(plan, 0) * (size_t)s.M * (size_t)ldp;
+    const size_t plane_b = (size_t)tf32_halves(plan, 1) * (size_t)s.N * (size_t)ldp;
     const size_t planes_a = batch->stride[0] ? (size_t)batch->count : 1;
     const size_t planes_b = batch->stride[1] ? (size_t)batch->count : 1;
     *kernel_batch = *batch;

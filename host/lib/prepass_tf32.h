@@ -6,6 +6,14 @@
 
 #include "gemm.h"
 
+/* The halves of an operand as the kernel reads it from memory: with split (tf32x3) the packed
+ * hi rows and the lo rows below them, 2; else 1.  A split in registers (PACKA=3) is read as
+ * stored, one half. */
+static inline int tf32_halves(const gemm_plan *plan, int which)
+{
+    return plan->split && !(which == 0 && plan->a_regs) ? 2 : 1;
+}
+
 /* Sizes the scratch buffers for the call and turns *A and *B into the packed operands the
  * GEMM reads; *kernel_batch becomes the batch the GEMM kernel sees (the packed operands'
  * strides: 0 for an operand shared by every problem, which is packed once).  Nothing is

@@ -220,14 +220,20 @@ static void show_log(cl_program prog, cl_device_id dev, const char *what, const 
     }
 }
 
+/* The line at p, at most 200 characters of it. */
+static void line_at(const char *p, char *out, size_t size)
+{
+    const size_t n = strcspn(p, "\r\n");
+    snprintf(out, size, "%.*s", (int)(n > 200 ? 200 : n), p);
+}
+
 /* The first line of a build log that says something, for a one-line reason. */
 static void first_words(const char *log, char *out, size_t size)
 {
     const char *p = log ? log : "";
     while (*p == '\n' || *p == '\r' || *p == ' ')
         p++;
-    size_t n = strcspn(p, "\r\n");
-    snprintf(out, size, "%.*s", (int)(n > 200 ? 200 : n), *p ? p : "(empty build log)");
+    line_at(*p ? p : "(empty build log)", out, size);
 }
 
 /* A build's reason in one line: the compiler's first error (a kernel's #error says which
@@ -240,13 +246,9 @@ static void first_error(const char *log, char *out, size_t size)
         return;
     }
     p += strlen("error: ");
-    size_t n = strcspn(p, "\r\n");
-    const char *quote = memchr(p, '"', n); /* an #error's text, past any file:line: prefix */
-    if (quote) {
-        n -= (size_t)(quote - p);
-        p = quote;
-    }
-    snprintf(out, size, "%.*s", (int)(n > 200 ? 200 : n), p);
+    /* an #error's text starts at its quote, past any file:line: prefix */
+    const char *quote = memchr(p, '"', strcspn(p, "\r\n"));
+    line_at(quote ? quote : p, out, size);
 }
 
 /* CLGEMM_DUMP_PTX=dir keeps both texts of the post-pass, for reading on the GPU machine:
