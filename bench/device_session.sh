@@ -11,8 +11,8 @@
 #                    the later steps run with it (CLGEMM_TUNING_FILE)
 #   test:NAME        build-gpu/tests/test_NAME alone
 #   tests            test_correctness quick and skinny, test_layouts full (emulated, then on the
-#                    matrix units themselves), test_bitwise full on the GPU; on NVIDIA the
-#                    register budgets (bench/check_registers.sh)
+#                    matrix units themselves), test_bitwise full on the GPU; on NVIDIA
+#                    test_tma and the register budgets (bench/check_registers.sh)
 #   PRESET[@SIZES]   bench/run.py PRESET (readme, llama, layouts, ...); with SIZES ('+' between
 #                    them) as its --sizes, a probe of a few shapes, under probes/ in the tarball
 #
@@ -66,12 +66,16 @@ for step in "$@"; do
             > "$log" 2>&1 || status=1 ;;
     tests)
         export CLGEMM_TEST_DEVICE=$device
-        { for mode in quick skinny; do timeout "$left" build-gpu/tests/test_correctness $mode; done
-          timeout "$left" build-gpu/tests/test_layouts full
-          CLGEMM_EMULATE_MATRIX=0 timeout "$left" build-gpu/tests/test_layouts full
-          timeout "$left" build-gpu/tests/test_bitwise full
-          if [ "$device" = nvidia ]; then bash bench/check_registers.sh "$clgemm" "$device"; fi; } \
-            > "$log" 2>&1 || status=1
+        # Every command's status counts (a group's status would be its last command's).
+        { for mode in quick skinny; do
+              timeout "$left" build-gpu/tests/test_correctness $mode || status=1; done
+          timeout "$left" build-gpu/tests/test_layouts full || status=1
+          CLGEMM_EMULATE_MATRIX=0 timeout "$left" build-gpu/tests/test_layouts full || status=1
+          timeout "$left" build-gpu/tests/test_bitwise full || status=1
+          if [ "$device" = nvidia ]; then
+              timeout "$left" build-gpu/tests/test_tma || status=1 # the TMA primitive, both map forms
+              bash bench/check_registers.sh "$clgemm" "$device" || status=1
+          fi; } > "$log" 2>&1
         unset CLGEMM_TEST_DEVICE ;;
     *@*)  # a probe: not a whole preset, so kept apart from the runs the tables render
         timeout "$left" python3 bench/run.py "${step%@*}" --clgemm "$clgemm" --device "$device" \
