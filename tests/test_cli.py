@@ -541,5 +541,36 @@ with tempfile.TemporaryDirectory() as tmp:
            'an auto batch rule: a batch of 3 runs its kernel, a single GEMM does not',
            repr(params))
 
+    # A rule naming A's layout ("trans_a") serves that layout's batches ahead of the rule for
+    # either; a batch of problems taller than every class, each too few 128 x 128 blocks to
+    # fill the device, takes the loosest class's rule; one whose problems fill it on their own
+    # keeps auto's choice for their size.
+    cus = int(pocl_line.split(' CUs')[0].split('|')[-1].strip())
+    either = dict(rule, m_max=64, params='BM=64,BN=128,BK=16,TM=4,TN=8,WM=64,WN=16,CLAMP=1,'
+                  'READT=1')
+    for_t = dict(either, trans_a='T', params='BK=16,READT=1,PREFETCH=0,WM=64,WN=32')
+    json.dump({'format': 'clgemm-tuning-1', 'entries': [], 'rules': [either, for_t]},
+              open(tuning, 'w'))
+    side = 128 * (int(cus ** 0.5) + 1) + 1  # more blocks of 128 x 128 than compute units
+    cases = {'TN 40x24x32': ['PREFETCH=0'], 'NN 40x24x32': ['WN=16', 'CLAMP=1'],
+             'NN 100x24x32': ['WN=16', 'CLAMP=1'], 'NN %dx%dx8' % (side, side): None}
+    for case, want in cases.items():
+        trans, size = case.split()
+        rc, out, err = run('--device', 'pocl', '--algo', 'auto', '--size', size, '--trans',
+                           trans, '--batch', '2', '--iters', '1', '--quiet', '--format', 'json',
+                           '--no-baseline', env={'CLGEMM_TUNING_FILE': tuning})
+        try:
+            row = json.loads(out)['results'][0]['rows'][0]
+            got = row['params'] + ' | ' + row['note'] if rc == 0 and row['status'] == 'ok' \
+                else 'FAILED'
+        except (ValueError, KeyError, IndexError):
+            got = 'FAILED: ' + out + err
+        ok = got != 'FAILED' and (all(w in got for w in want) if want else
+                                  'CLAMP=1' not in got and 'PREFETCH=0' not in got)
+        if case == 'NN 100x24x32':
+            ok = ok and 'taller than every batch class' in got
+        expect(ok, 'auto batch rules by layout and height: %s runs %s' %
+               (case, ' '.join(want) if want else "auto's own choice"), got)
+
 print('%d checks, %d failed' % (checks, failures))
 sys.exit(1 if failures else 0)

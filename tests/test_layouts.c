@@ -337,13 +337,15 @@ int main(int argc, char **argv)
      * (the default tile, CLAMP=0, guards its edge loads). */
     static const size_t odd[2][3] = { { 37, 28, 17 }, { 68, 70, 21 } };
     /* READT=1: step 7's default packs a transposed operand (faster at large sizes, see
-     * host/lib/plan.c); the shape rules ask for the in-place read, as here. */
+     * host/lib/plan.c); the shape rules ask for the in-place read, as here.  The third is
+     * the H100's batch rule for N T and T N (no pipeline, 16-deep slices: K = 17 and 21 end
+     * in a partial one). */
     static const char *const wt[] = {
         "warp_tiled:BM=64,BN=64,BK=8,TM=8,TN=8,WM=64,WN=32,CLAMP=1,READT=1",
-        "warp_tiled:READT=1" };
+        "warp_tiled:READT=1", "warp_tiled:BK=16,READT=1,PREFETCH=0,WM=64,WN=32" };
     spec in_place = base;
     in_place.aligned = true, in_place.commands = 1, in_place.packs = 1;
-    sweep("fp32 warp_tiled:READT=1, aligned: every transpose in place", in_place, odd, 2, wt, 2, 1,
+    sweep("fp32 warp_tiled:READT=1, aligned: every transpose in place", in_place, odd, 2, wt, 3, 1,
           MIXED_OPS);
 
     /* Which calls pay for a pre-pass: none for row-major N N or column-major N N with aligned

@@ -50,63 +50,71 @@ static const char *const doc =
     "  \"split_kmin\": 256},\n"
     " {\"device\": \"GPU Z\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"any\",\n"
     "  \"m_max\": 16, \"algorithm\": \"warp_tiled\", \"params\": \"\", \"split_slice_k\": -4},\n"
+    " {\"device\": \"GPU W\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"any\",\n"
+    "  \"m_max\": 512, \"algorithm\": \"warp_tiled\", \"params\": \"BK=8\", \"batch\": true},\n"
+    " {\"device\": \"GPU W\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"any\",\n"
+    "  \"trans_a\": \"T\", \"m_max\": 512, \"algorithm\": \"warp_tiled\", \"params\": \"BK=16\",\n"
+    "  \"batch\": true},\n"
+    " {\"device\": \"GPU W\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"any\",\n"
+    "  \"trans_a\": \"X\", \"m_max\": 64, \"algorithm\": \"warp_tiled\", \"params\": \"\",\n"
+    "  \"batch\": true},\n"
     " 7]}";
 
 static void test_parse_and_lookup(void)
 {
     tuning_db db = { 0 };
     EXPECT(tuning_parse(&db, doc, strlen(doc), 0) == 0); /* no entries ... */
-    EXPECT(db.rules.count == 7);                         /* ... seven good rules of thirteen */
+    EXPECT(db.rules.count == 9);                         /* ... nine good rules of sixteen */
     const shape_rules *r = &db.rules;
-    const shape_rule *x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, false, 1, 4096);
+    const shape_rule *x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, true, false, 1, 4096);
     EXPECT(x && x->m_max == 1); /* the tightest class */
-    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, false, 2, 4096);
+    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, true, false, 2, 4096);
     EXPECT(x && x->m_max == 16); /* the device's own before any device's */
-    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, false, 2, 4096);
+    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, false, false, 2, 4096);
     EXPECT(x && x->m_max == 128); /* NN: the rule for any layout */
-    x = shape_rule_lookup(r, "GPU Y", "", "auto", CLGEMM_F32, false, false, 3, 4096);
+    x = shape_rule_lookup(r, "GPU Y", "", "auto", CLGEMM_F32, false, false, false, 3, 4096);
     EXPECT(x && x->m_max == 4 && strcmp(x->device, "*") == 0);
-    EXPECT(!shape_rule_lookup(r, "GPU Y", "", "auto", CLGEMM_F32, false, false, 5, 4096));
-    EXPECT(!shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, false, 129, 4096)); /* default */
+    EXPECT(!shape_rule_lookup(r, "GPU Y", "", "auto", CLGEMM_F32, false, false, false, 5, 4096));
+    EXPECT(!shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, true, false, 129, 4096)); /* default */
     /* not skinny: N below 4 m_max (100^3 keeps its tuned size; 16 x 63 is no M <= 16 class) */
-    EXPECT(!shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, false, 100, 100));
-    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, false, 16, 63);
+    EXPECT(!shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, false, false, 100, 100));
+    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, true, false, 16, 63);
     EXPECT(!x);
-    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, false, 2, 64);
+    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, true, false, 2, 64);
     EXPECT(x && x->m_max == 16);
-    EXPECT(!shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_BF16, true, false, 8, 4096));
-    x = shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_BF16, false, false, 8, 4096);
+    EXPECT(!shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_BF16, false, true, false, 8, 4096));
+    x = shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_BF16, false, false, false, 8, 4096);
     EXPECT(x && strcmp(x->algorithm, "mma") == 0);
-    EXPECT(!shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_F16, false, false, 8, 4096));
+    EXPECT(!shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_F16, false, false, false, 8, 4096));
     /* The ranked order, the next looser class after each: M = 1 NT on GPU X takes M <= 1, then
      * M <= 16, then any-device M <= 4 is last (another device's), M <= 128 before it. */
     const long order[] = { 1, 16, 128, 4 };
     for (int k = 0; k < 4; k++) {
-        x = shape_rule_lookup_ranked(r, "GPU X", "", "auto", CLGEMM_F32, true, false, 1, 4096, k);
+        x = shape_rule_lookup_ranked(r, "GPU X", "", "auto", CLGEMM_F32, false, true, false, 1, 4096, k);
         EXPECT(x && x->m_max == order[k]);
     }
-    EXPECT(!shape_rule_lookup_ranked(r, "GPU X", "", "auto", CLGEMM_F32, true, false, 1, 4096, 4));
-    EXPECT(shape_rule_lookup_ranked(r, "GPU X", "", "auto", CLGEMM_F32, true, false, 2, 4096, 0) ==
-           shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, false, 2, 4096));
+    EXPECT(!shape_rule_lookup_ranked(r, "GPU X", "", "auto", CLGEMM_F32, false, true, false, 1, 4096, 4));
+    EXPECT(shape_rule_lookup_ranked(r, "GPU X", "", "auto", CLGEMM_F32, false, true, false, 2, 4096, 0) ==
+           shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, true, false, 2, 4096));
 
     /* The split: blocks below split_per_cu x CUs, slices at least split_kmin long. */
-    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, false, 16, 4096);
+    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, true, false, 16, 4096);
     EXPECT(shape_rule_split(x, 132, 264, 4096, false) == 1); /* enough blocks already */
     EXPECT(shape_rule_split(x, 132, 64, 4096, false) == 4);  /* 264 / 64 = 4.1 to nearest */
     EXPECT(shape_rule_split(x, 132, 48, 4800, false) == 6);  /* 5.5 to nearest: 6 slices of 800 */
     EXPECT(shape_rule_split(x, 132, 48, 4096, false) == 4);  /* 6, 5, 7 leave a shorter slice */
     EXPECT(shape_rule_split(x, 132, 8, 4096, false) == 16);  /* 33, but K / 256 = 16 */
     EXPECT(shape_rule_split(x, 132, 8, 300, false) == 1);    /* one slice of 256 at most */
-    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, false, 1, 4096);
+    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, true, false, 1, 4096);
     EXPECT(shape_rule_split(x, 132, 1, 1 << 20, false) == 1); /* no split asked for */
     /* a batch rule serves batches alone, of any N, and a batch takes no other rule */
-    x = shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_BF16, false, true, 128, 128);
+    x = shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_BF16, false, false, true, 128, 128);
     EXPECT(x && x->batch && x->m_max == 512 && strcmp(x->params, "BN=128") == 0);
-    EXPECT(!shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_BF16, false, true, 513, 128));
-    EXPECT(!shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, true, true, 1, 4096));
-    x = shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_BF16, false, false, 8, 4096);
+    EXPECT(!shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_BF16, false, false, true, 513, 128));
+    EXPECT(!shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, true, true, 1, 4096));
+    x = shape_rule_lookup(r, "GPU X", "", "tensor_core", CLGEMM_BF16, false, false, false, 8, 4096);
     EXPECT(x && !x->batch && strcmp(x->algorithm, "mma") == 0);
-    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, false, 100, 4096);
+    x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, false, false, 100, 4096);
     EXPECT(shape_rule_split(x, 132, 1, 1 << 20, false) == 32); /* no kmin: at most 32 */
     /* a rule of at most one wave (split_per_cu 1) never starts a second: 132 / 48 = 2.75
      * to nearest is 3, but 3 x 48 blocks > 132 */
@@ -118,7 +126,7 @@ static void test_parse_and_lookup(void)
     EXPECT(shape_rule_split(x, 132, 40, 4000, false) == 2);
     /* split_slice_k 48: the fewest rounds of blocks per CU for the work, each slice costing
      * 48 values of K (probe35's ten shapes on the H100 chose as this does). */
-    x = shape_rule_lookup(r, "GPU Z", "", "auto", CLGEMM_F32, true, false, 16, 4096);
+    x = shape_rule_lookup(r, "GPU Z", "", "auto", CLGEMM_F32, false, true, false, 16, 4096);
     EXPECT(x && x->m_max == 128 && x->split_slice_k == 48); /* the malformed M <= 16 skipped */
     EXPECT(shape_rule_split(x, 132, 32, 4096, false) == 4);   /* 128 blocks: one round */
     EXPECT(shape_rule_split(x, 132, 48, 4096, false) == 8);   /* 384: 3 rounds of 1/8 */
@@ -134,6 +142,19 @@ static void test_parse_and_lookup(void)
     EXPECT(shape_rule_split(x, 132, 24, 777, false) == 3);
     EXPECT(shape_rule_split(x, 132, 24, 3000, false) == 5);
     EXPECT(shape_rule_split(x, 132, 32, 1000, true) == 3);    /* one launch takes it; K / 256 */
+    /* A's layout, where a rule names it ("trans_a"): a batch with A stored K x M takes the
+     * rule for it, one with A as M x K the rule for either; the malformed "X" was skipped. */
+    x = shape_rule_lookup(r, "GPU W", "", "auto", CLGEMM_F32, true, true, true, 128, 128);
+    EXPECT(x && x->trans_a == 1 && strcmp(x->params, "BK=16") == 0);
+    x = shape_rule_lookup(r, "GPU W", "", "auto", CLGEMM_F32, false, true, true, 128, 128);
+    EXPECT(x && x->trans_a == -1 && strcmp(x->params, "BK=8") == 0);
+    x = shape_rule_lookup_ranked(r, "GPU W", "", "auto", CLGEMM_F32, true, false, true, 128, 128, 1);
+    EXPECT(x && x->trans_a == -1); /* the rule for either A comes next */
+    /* The tallest batch class, M aside (batch_choice.c takes it for taller problems). */
+    EXPECT(shape_rule_batch_m_max(r, "GPU W", "auto", CLGEMM_F32, false, true) == 512);
+    EXPECT(!shape_rule_lookup(r, "GPU W", "", "auto", CLGEMM_F32, false, true, true, 513, 128));
+    EXPECT(shape_rule_batch_m_max(r, "GPU W", "auto", CLGEMM_BF16, false, true) == 0);
+    EXPECT(shape_rule_batch_m_max(r, "GPU X", "auto", CLGEMM_F32, false, true) == 0);
     tuning_free(&db);
     EXPECT(db.rules.count == 0 && db.rules.items == NULL);
 }

@@ -241,8 +241,10 @@ def save(out, rules, measured=()):
             doc = json.load(open(out))
         except ValueError:
             pass
+    # A rule naming A's layout (trans_a) or serving batches alone is a class of its own, which
+    # the tuner's classes (neither) must not replace.
     key = lambda r: (r['device'], r.get('driver'), r['purpose'], r['dtype'], r['trans'],
-                     r['m_max'])
+                     r.get('trans_a'), r.get('batch', False), r['m_max'])
     new = {key(r) for r in rules} | set(measured)
     doc['rules'] = [r for r in doc.get('rules', []) if key(r) not in new] + rules
     doc.setdefault('entries', [])

@@ -44,10 +44,12 @@ bool api_choose_by_shape_ranked(clgemm_context *ctx, const char *algorithm, clge
     const algo_def *named = algorithm ? algo_find(algorithm) : NULL;
     if (algorithm && (!named || !named->candidates))
         return false; /* a step by name runs as named */
-    const bool trans_b = build && build->trans_b, batched = build && build->batched;
+    const bool trans_a = build && build->trans_a, trans_b = build && build->trans_b,
+               batched = build && build->batched;
     const shape_rule *r = shape_rule_lookup_ranked(&tuning_get()->rules, ctx->dev->name,
                                                    ctx->dev->driver, purpose, (int)dtype,
-                                                   trans_b, batched, (long)M, (long)N, rank);
+                                                   trans_a, trans_b, batched, (long)M, (long)N,
+                                                   rank);
     if (!r)
         return false;
     const algo_def *algo = algo_find(r->algorithm);
@@ -77,9 +79,10 @@ bool api_choose_by_shape_ranked(clgemm_context *ctx, const char *algorithm, clge
                      "K in %d slices", tiles, g->bm, g->bn, ctx->dev->compute_units, split);
         }
     }
-    api_reason("%s%sshape class M <= %ld, %s, %s data, for %s (rule of %s%s%s)%s",
+    api_reason("%s%sshape class M <= %ld, %s%s, %s data, for %s (rule of %s%s%s)%s",
                batched ? "batch rule: " : "",
                rank ? "a tighter class's kernel cannot run it: " : "", r->m_max,
+               r->trans_a < 0 ? "" : r->trans_a ? "A stored K x M, " : "A stored M x K, ",
                r->trans < 0 ? "any B" : r->trans ? "B stored N x K" : "B stored K x N",
                clgemm_dtype_name(dtype), purpose, r->device, *r->measured ? ", measured at " : "",
                r->measured, why_split);

@@ -3,6 +3,11 @@
 #include <string.h>
 
 #include "batch_choice.h"
+#include "tuning.h"
+
+/* The block a problem is counted in where the batch choice asks whether one problem fills
+ * the device: step 7's and the batch rules' 128 x 128. */
+#define FILL_BLOCK 128
 
 /* How many rules, tightest class first, a batch tries before the candidates. */
 #define RULE_RANKS 4
@@ -85,10 +90,31 @@ struct ctx_plan *batch_choice_auto_rule(const char *fn, clgemm_context *ctx,
     gemm_build b = *want;
     b.batched = true;
     struct ctx_plan *cp = NULL;
+    size_t M = (size_t)p->s.M;
+    /* Problems taller than every batch class, each too small to fill the device: the loosest
+     * class's rule.  Without it auto's choice for one such problem ran, and where that packs
+     * a transposed operand it ran a launch per problem: 16 x 1024x1024x64 N T took 0.40 ms
+     * on the H100, 2.6x CLBlast's time, against 0.078 by the batch rule's kernel (probe107 in
+     * bench/results/2026-11-26_nvidia-h100/probes).  Problems that fill the device on their
+     * own keep auto's choice, tuned for their size. */
+    const long most = shape_rule_batch_m_max(&tuning_get()->rules, ctx->dev->name, "auto",
+                                             (int)d->ab_type, b.trans_a, b.trans_b);
+    const size_t tiles = (M + FILL_BLOCK - 1) / FILL_BLOCK *
+                         (((size_t)p->s.N + FILL_BLOCK - 1) / FILL_BLOCK);
+    const bool beyond = most > 0 && M > (size_t)most;
+    if (beyond && tiles < ctx->dev->compute_units)
+        M = (size_t)most;
     for (int rank = 0; rank < RULE_RANKS; rank++) /* tightest class first, as above */
-        if (api_choose_by_shape_ranked(ctx, NULL, d->ab_type, (size_t)p->s.M, (size_t)p->s.N,
+        if (api_choose_by_shape_ranked(ctx, NULL, d->ab_type, M, (size_t)p->s.N,
                                        (size_t)p->s.K, &b, rank, &cp) &&
             gemm_call_whole_batch(fn, &cp->plan, batch, u, p, any)) {
+            if (M != (size_t)p->s.M) {
+                char was[400];
+                snprintf(was, sizeof was, "%s", clgemm_resolve_reason());
+                api_reason("problems taller than every batch class, each of %zu block%s of "
+                           "128 x 128, too few for %u compute units: %s", tiles,
+                           tiles == 1 ? "" : "s", ctx->dev->compute_units, was);
+            }
             api_ok(); /* a rule that does not fit is no error of the call */
             return cp;
         }

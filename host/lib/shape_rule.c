@@ -33,7 +33,7 @@ static bool get_number(const json_object *o, const char *key, double *out)
 static bool read_rule(const json_object *o, shape_rule *r)
 {
     memset(r, 0, sizeof *r);
-    char dtype[16], trans[8];
+    char dtype[16], trans[8], trans_a[8] = "";
     double m_max = 0, per_cu = 0, kmin = 0, slice_k = 0;
     if (!json_object_is_type(o, json_type_object) ||
         !get_string(o, "device", r->device, sizeof r->device) || !r->device[0] ||
@@ -52,6 +52,9 @@ static bool read_rule(const json_object *o, shape_rule *r)
     if (json_object_object_get_ex(o, "measured", &v) &&
         !get_string(o, "measured", r->measured, sizeof r->measured))
         return false;
+    if (json_object_object_get_ex(o, "trans_a", &v) &&
+        !get_string(o, "trans_a", trans_a, sizeof trans_a))
+        return false;
     if (json_object_object_get_ex(o, "batch", &v)) {
         if (!json_object_is_type(v, json_type_boolean))
             return false;
@@ -63,7 +66,9 @@ static bool read_rule(const json_object *o, shape_rule *r)
             r->dtype = t;
     r->trans = strcmp(trans, "NN") == 0 ? 0 : strcmp(trans, "NT") == 0 ? 1
                : strcmp(trans, "any") == 0 ? -1 : -2;
-    if (r->dtype < 0 || r->trans < -1 || !(m_max >= 1 && m_max <= 2147483647.0) ||
+    r->trans_a = !trans_a[0] ? -1 : strcmp(trans_a, "N") == 0 ? 0
+                 : strcmp(trans_a, "T") == 0 ? 1 : -2;
+    if (r->dtype < 0 || r->trans < -1 || r->trans_a < -1 || !(m_max >= 1 && m_max <= 2147483647.0) ||
         m_max != floor(m_max) || !(per_cu >= 0 && per_cu <= 1e6) ||
         !(kmin >= 0 && kmin <= 2147483647.0) || !(slice_k >= 0 && slice_k <= 1e6))
         return false;
@@ -105,25 +110,48 @@ void shape_rules_free(shape_rules *rules)
 }
 
 /* A rule's rank among those that apply: the device's own rules first, then the tightest
- * class, then the same driver, the layout named exactly, the user's file. */
+ * class, then the same driver, B's layout named exactly, A's named, the user's file. */
 static double rule_score(const shape_rule *r, const char *device, const char *driver)
 {
-    return (strcmp(r->device, device) == 0 ? 0 : 1e12) + (double)r->m_max * 8 +
-           (strcmp(r->driver, driver) != 0) * 4 + (r->trans < 0) * 2 + r->source;
+    return (strcmp(r->device, device) == 0 ? 0 : 1e12) + (double)r->m_max * 16 +
+           (strcmp(r->driver, driver) != 0) * 8 + (r->trans < 0) * 4 + (r->trans_a < 0) * 2 +
+           r->source;
 }
 
-static bool rule_applies(const shape_rule *r, const char *device, const char *purpose, int dtype,
-                         bool trans_b, bool batched, long M, long N)
+/* Whether the rule is for this device, purpose, element type and layouts (M aside). */
+static bool rule_matches(const shape_rule *r, const char *device, const char *purpose, int dtype,
+                         bool trans_a, bool trans_b)
 {
     return (strcmp(r->device, device) == 0 || strcmp(r->device, "*") == 0) &&
            strcmp(r->purpose, purpose) == 0 && r->dtype == dtype &&
-           (r->trans < 0 || r->trans == (int)trans_b) && M <= r->m_max &&
+           (r->trans < 0 || r->trans == (int)trans_b) &&
+           (r->trans_a < 0 || r->trans_a == (int)trans_a);
+}
+
+static bool rule_applies(const shape_rule *r, const char *device, const char *purpose, int dtype,
+                         bool trans_a, bool trans_b, bool batched, long M, long N)
+{
+    return rule_matches(r, device, purpose, dtype, trans_a, trans_b) && M <= r->m_max &&
            r->batch == batched && (batched || N >= 4 * r->m_max);
+}
+
+long shape_rule_batch_m_max(const shape_rules *rules, const char *device, const char *purpose,
+                            int dtype, bool trans_a, bool trans_b)
+{
+    long most = 0;
+    for (size_t i = 0; i < rules->count; i++) {
+        const shape_rule *r = &rules->items[i];
+        if (r->batch && rule_matches(r, device, purpose, dtype, trans_a, trans_b) &&
+            r->m_max > most)
+            most = r->m_max;
+    }
+    return most;
 }
 
 const shape_rule *shape_rule_lookup_ranked(const shape_rules *rules, const char *device,
                                            const char *driver, const char *purpose, int dtype,
-                                           bool trans_b, bool batched, long M, long N, int rank)
+                                           bool trans_a, bool trans_b, bool batched, long M,
+                                           long N, int rank)
 {
     /* Walks the order (score, then position) rank + 1 times from the last rule taken. */
     const shape_rule *best = NULL;
@@ -135,7 +163,7 @@ const shape_rule *shape_rule_lookup_ranked(const shape_rules *rules, const char 
         size_t best_at = 0;
         for (size_t i = 0; i < rules->count; i++) {
             const shape_rule *r = &rules->items[i];
-            if (!rule_applies(r, device, purpose, dtype, trans_b, batched, M, N))
+            if (!rule_applies(r, device, purpose, dtype, trans_a, trans_b, batched, M, N))
                 continue;
             const double score = rule_score(r, device, driver);
             const bool after = score > prev_score || (score == prev_score && i > prev_at);
@@ -155,10 +183,10 @@ const shape_rule *shape_rule_lookup_ranked(const shape_rules *rules, const char 
 
 const shape_rule *shape_rule_lookup(const shape_rules *rules, const char *device,
                                     const char *driver, const char *purpose, int dtype,
-                                    bool trans_b, bool batched, long M, long N)
+                                    bool trans_a, bool trans_b, bool batched, long M, long N)
 {
-    return shape_rule_lookup_ranked(rules, device, driver, purpose, dtype, trans_b, batched, M,
-                                    N, 0);
+    return shape_rule_lookup_ranked(rules, device, driver, purpose, dtype, trans_a, trans_b,
+                                    batched, M, N, 0);
 }
 
 /* Where K is cut into s slices of a multiple of 8 values (as splitk_slices cuts), whether they

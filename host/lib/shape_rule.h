@@ -11,7 +11,9 @@
  *    "measured": "16x28672x4096", "gbps": 1180.2}
  * A call of M rows takes, among the rules of its device (then of device "*", any device),
  * purpose ("auto" for fp32 auto, else the purpose name), element type and layout of B
- * (trans "NN": B stored K x N, "NT": N x K, "any"), the one with the smallest m_max >= M;
+ * (trans "NN": B stored K x N, "NT": N x K, "any") and, where the rule names it, of A
+ * ("trans_a": "N" stored M x K, "T" K x M; absent: either), the one with the smallest
+ * m_max >= M (at the same m_max, one naming A's layout before one that does not);
  * M beyond every m_max keeps the default choice (so 4096^3 does not change).  A class is of
  * skinny shapes, as its rule was measured: N at least 4 x m_max (a 100^3 problem keeps the
  * choice tuned for its size, although M <= 128).  The rule's split: where its kernel's M x N
@@ -36,7 +38,8 @@
 typedef struct shape_rule {
     char device[128], driver[64], purpose[32], algorithm[64], params[160], measured[64];
     int dtype;          /* clgemm_dtype */
-    int trans;          /* 0 NN, 1 NT, -1 any */
+    int trans;          /* B's layout: 0 NN (K x N), 1 NT (N x K), -1 any */
+    int trans_a;        /* A's layout: 0 N (M x K), 1 T (K x M), -1 either */
     long m_max;
     double split_per_cu; /* 0: never split */
     long split_kmin;
@@ -61,12 +64,17 @@ void shape_rules_free(shape_rules *rules);
  * them. */
 const shape_rule *shape_rule_lookup(const shape_rules *rules, const char *device,
                                     const char *driver, const char *purpose, int dtype,
-                                    bool trans_b, bool batched, long M, long N);
+                                    bool trans_a, bool trans_b, bool batched, long M, long N);
 /* The rank-th rule in that order (0: shape_rule_lookup's): where the best rule's kernel cannot
  * run the call (a batch it cannot read in one launch), the next looser class may. */
 const shape_rule *shape_rule_lookup_ranked(const shape_rules *rules, const char *device,
                                            const char *driver, const char *purpose, int dtype,
-                                           bool trans_b, bool batched, long M, long N, int rank);
+                                           bool trans_a, bool trans_b, bool batched, long M,
+                                           long N, int rank);
+/* The largest m_max among the batch rules that would apply to a batch but for its M (0: none):
+ * a batch of taller problems than every class measured is below it (batch_choice.c). */
+long shape_rule_batch_m_max(const shape_rules *rules, const char *device, const char *purpose,
+                            int dtype, bool trans_a, bool trans_b);
 
 /* The split count the rule asks for with `tiles` blocks of C and this K (1: none).  uneven:
  * the kernel runs a shorter last slice in the same launch (steps 10 and 11), so any count will do;
