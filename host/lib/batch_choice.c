@@ -8,6 +8,10 @@
 /* The block a problem is counted in where the batch choice asks whether one problem fills
  * the device: step 7's and the batch rules' 128 x 128. */
 #define FILL_BLOCK 128
+/* The work of one problem (flops) from which a batch of problems taller than every batch class
+ * runs auto's choice for one of them: about 0.1 ms of step 7 on the H100, where a launch per
+ * problem (and a packing pass each) costs a few percent. */
+#define BATCH_OWN_FLOPS 4e9
 
 /* How many rules, tightest class first, a batch tries before the candidates. */
 #define RULE_RANKS 4
@@ -91,18 +95,21 @@ struct ctx_plan *batch_choice_auto_rule(const char *fn, clgemm_context *ctx,
     b.batched = true;
     struct ctx_plan *cp = NULL;
     size_t M = (size_t)p->s.M;
-    /* Problems taller than every batch class, each too small to fill the device: the loosest
-     * class's rule.  Without it auto's choice for one such problem ran, and where that packs
-     * a transposed operand it ran a launch per problem: 16 x 1024x1024x64 N T took 0.40 ms
-     * on the H100, 2.6x CLBlast's time, against 0.078 by the batch rule's kernel (probe107 in
-     * bench/results/2026-11-26_nvidia-h100/probes).  Problems that fill the device on their
-     * own keep auto's choice, tuned for their size. */
+    /* Problems taller than every batch class, each too small to fill the device or to hide a
+     * launch of its own: the loosest class's rule.  Without it auto's choice for one such
+     * problem ran, and where that packs a transposed operand it ran a launch per problem: 16
+     * x 1024x1024x64 N T took 0.40 ms on the H100, 2.6x CLBlast's time, against 0.078 by the
+     * batch rule's kernel (probe107 in bench/results/2026-11-26_nvidia-h100/probes), and 8 x
+     * 2048x2048x64 N T, whose problems fill the device, 0.247 against N N's 0.148 (probe108).
+     * Problems of more work than BATCH_OWN_FLOPS keep auto's choice, tuned for their size
+     * (4 x 2048^3 N T: 1.73 ms, 5% behind N N). */
     const long most = shape_rule_batch_m_max(&tuning_get()->rules, ctx->dev->name, "auto",
                                              (int)d->ab_type, b.trans_a, b.trans_b);
     const size_t tiles = (M + FILL_BLOCK - 1) / FILL_BLOCK *
                          (((size_t)p->s.N + FILL_BLOCK - 1) / FILL_BLOCK);
+    const double flops = 2.0 * (double)M * (double)p->s.N * (double)p->s.K;
     const bool beyond = most > 0 && M > (size_t)most;
-    if (beyond && tiles < ctx->dev->compute_units)
+    if (beyond && (tiles < ctx->dev->compute_units || flops < BATCH_OWN_FLOPS))
         M = (size_t)most;
     for (int rank = 0; rank < RULE_RANKS; rank++) /* tightest class first, as above */
         if (api_choose_by_shape_ranked(ctx, NULL, d->ab_type, M, (size_t)p->s.N,
@@ -112,8 +119,8 @@ struct ctx_plan *batch_choice_auto_rule(const char *fn, clgemm_context *ctx,
                 char was[400];
                 snprintf(was, sizeof was, "%s", clgemm_resolve_reason());
                 api_reason("problems taller than every batch class, each of %zu block%s of "
-                           "128 x 128, too few for %u compute units: %s", tiles,
-                           tiles == 1 ? "" : "s", ctx->dev->compute_units, was);
+                           "128 x 128 (%u compute units) and %.3g GFLOP: %s", tiles,
+                           tiles == 1 ? "" : "s", ctx->dev->compute_units, flops / 1e9, was);
             }
             api_ok(); /* a rule that does not fit is no error of the call */
             return cp;
