@@ -12,7 +12,8 @@
 #   test:NAME        build-gpu/tests/test_NAME alone
 #   tests            test_correctness quick and skinny, test_layouts full (emulated, then on the
 #                    matrix units themselves), test_bitwise full on the GPU; on NVIDIA
-#                    test_tma and the register budgets (bench/check_registers.sh)
+#                    test_tma, test_kept_maps and the register budgets
+#                    (bench/check_registers.sh)
 #   PRESET[@SIZES]   bench/run.py PRESET (readme, llama, layouts, ...); with SIZES ('+' between
 #                    them) as its --sizes, a probe of a few shapes, under probes/ in the tarball
 #
@@ -74,6 +75,7 @@ for step in "$@"; do
           timeout "$left" build-gpu/tests/test_bitwise full || status=1
           if [ "$device" = nvidia ]; then
               timeout "$left" build-gpu/tests/test_tma || status=1 # the TMA primitive, both map forms
+              timeout "$left" build-gpu/tests/test_kept_maps || status=1 # step 10's kept maps
               bash bench/check_registers.sh "$clgemm" "$device" || status=1
           fi; } > "$log" 2>&1
         unset CLGEMM_TEST_DEVICE ;;

@@ -143,16 +143,20 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
                     const tma_maps_arg maps_in, const int kslice,
                     __global float *restrict partials, const int ldp,
                     __global int *restrict tile_counts, const int batch, const int cmap,
-                    const int map_slot_count, __global uchar *restrict map_slots)
+                    const int map_slot_count, __global uchar *restrict map_slots,
+                    const int map_keep, const int map_kept)
 {
     __global const elem_t *const A0_ = A, *const B0_ = B;
     __global gemm_c_t *const C0_ = C;
 #if CLGEMM_EMULATE_TMA
     __global const uchar *const maps = map_slots; /* unread: the emulation copies from A, B */
-    (void)maps_in, (void)map_slot_count;
+    (void)maps_in, (void)map_slot_count, (void)map_keep, (void)map_kept;
 #else
-    /* The maps this group copies through: its own slot (TMA_MAPS_PUBLISH). */
-    __global uchar *const maps = map_slots + TMA_MAP_SLOT_BYTES * TMA_MAP_SLOT;
+    /* The maps this group copies through: those an earlier call on this queue kept, the same
+     * bytes (map_kept, mma/tma.h), else its own slot, which it publishes. */
+    __global uchar *const kept = map_slots + TMA_MAP_SLOT_BYTES * (map_slot_count + map_keep);
+    __global uchar *const maps =
+        map_kept ? kept : map_slots + TMA_MAP_SLOT_BYTES * TMA_MAP_SLOT;
 #endif
     /* Swizzle atoms must sit on their pattern's repeat (1024 bytes for 128-byte rows).  With
      * PERSIST the staged stores have their own room after the ring, which by then already
@@ -214,10 +218,12 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
              * group's slot (mma/tma.h), through the ring's first slot, which no copy has
              * filled yet.  A kernel of its own did this before, at the price of a launch per
              * call. */
-            TMA_MAPS_PUBLISH(maps, maps_in, arena4, A0_ + offA, B0_ + offB, C0_ + offC, K > 0,
-                             cmap);
-            TMA_MAP_ACQUIRE(maps);
-            TMA_MAP_ACQUIRE(maps + 128);
+            if (!map_kept) {
+                TMA_MAPS_PUBLISH(maps, TMA_MAPS_KEEPER && map_keep >= 0 ? kept : 0, maps_in,
+                                 arena4, A0_ + offA, B0_ + offB, C0_ + offC, K > 0, cmap);
+                TMA_MAP_ACQUIRE(maps);
+                TMA_MAP_ACQUIRE(maps + 128);
+            }
             FOR_EACH_PROBLEM {
                 (void)prob; /* read by the copies of a batch */
                 for (int i = 0; i < slices; ++i) {

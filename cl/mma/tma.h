@@ -130,10 +130,25 @@ inline int tma_bar_done(const uint bar, const uint parity)
       get_group_id(0)) % map_slot_count)
 /* One thread: the host-encoded maps (a tma_maps_arg, by value) into `stage` (local memory,
  * 128-byte aligned, nobody else's yet), the buffers' addresses written in there (A's map at
- * byte 0, B's at 128, with cmap C's at 256), the whole maps stored to the slot and published
- * to the copy engine.  The closing proxy fence orders these generic accesses of `stage` before
- * the copy engine's writes into it.  Each thread that copies through a map acquires it. */
-#define TMA_MAPS_PUBLISH(slot, from, stage, a, b, c, operands, cmap)                      \
+ * byte 0, B's at 128, with cmap C's at 256), the whole maps stored to the slot (and where
+ * `keep` is not 0 to that slot too) and published to the copy engine.  The closing proxy
+ * fence orders these generic accesses of `stage` before the copy engine's writes into it.
+ * Each thread that copies through a map acquires it.
+ *
+ * Kept maps.  Publishing costs every group a store of the maps, a device-wide release and the
+ * acquires before its first copy, in line before any data moves: 1-3 us of a small call
+ * (probes 111-113 in bench/results/2026-11-26_nvidia-h100/probes).  Acquiring kept maps all
+ * the same cost back most of the gain in batches (probe112), and nothing requires it: the
+ * maps were stored by an earlier launch.  So the
+ * first group of a call also stores its final maps to one of the host's keep slots (after the
+ * map_slot_count group slots; the host says which, map_keep, host/lib/tma_map_cache.c), and
+ * a later call on the same in-order queue with the same maps and buffers (map_kept) copies
+ * through them with nothing published: the launch between the two calls orders the stores
+ * before its copies.  The host forgets a kept slot when any buffer it watches is released,
+ * so that a new buffer at a recycled handle never meets another's address. */
+#define TMA_MAPS_KEEPER                                                                   \
+    (get_group_id(0) == 0 && get_group_id(1) == 0 && get_group_id(2) == 0)
+#define TMA_MAPS_PUBLISH(slot, keep, from, stage, a, b, c, operands, cmap)                \
     do {                                                                                  \
         __local ulong2 *const st_ = (__local ulong2 *)(stage);                            \
         const uint at_ = TMA_LOCAL_ADDR(stage);                                           \
@@ -147,6 +162,9 @@ inline int tma_bar_done(const uint bar, const uint parity)
             TMA_MAP_SET_ADDRESS(at_ + 256u, (ulong)(c));                                  \
         _Pragma("unroll") for (int i_ = 0; i_ < TMA_MAP_SLOT_BYTES / 16; ++i_)            \
             ((__global ulong2 *)(slot))[i_] = st_[i_];                                    \
+        if (keep)                                                                         \
+            _Pragma("unroll") for (int i_ = 0; i_ < TMA_MAP_SLOT_BYTES / 16; ++i_)        \
+                ((__global ulong2 *)(keep))[i_] = st_[i_];                                \
         TMA_MAP_RELEASE();                                                                \
         asm volatile("// @sm90a fence.proxy.async.shared::cta;" ::: "memory");            \
     } while (0)

@@ -95,7 +95,8 @@ inline void ts_put2(__local uchar *p, const float2 v)
     do {                                                                                     \
         if (sl_ == 0) {                                                                      \
             const uint src_ = wgmma_base_ + (uint)((block) - wgmma_arena_w_);                \
-            TMA_MAP_ACQUIRE(maps + 256); /* published by the producer (TMA_MAPS_PUBLISH) */  \
+            if (!map_kept) /* published by the producer (TMA_MAPS_PUBLISH) */                \
+                TMA_MAP_ACQUIRE(maps + 256);                                                 \
             _Pragma("unroll") for (int b = 0; b < BN / TS_BOX_COLS; ++b)                     \
                 TS_ISSUE_BOX(col0 + b * TS_BOX_COLS, row0 + wg * 64,                         \
                              src_ + (uint)(b * TS_BOX_BYTES));                               \

@@ -8,6 +8,7 @@
 
 #include "prepass_tf32.h"
 #include "tensor_map.h"
+#include "tma_map_cache.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
@@ -21,6 +22,7 @@ struct plan_scratch {
     cl_command_queue queue;
     cl_mem buf[SCRATCH_SLOTS];
     size_t bytes[SCRATCH_SLOTS];
+    tma_map_cache kept_maps; /* step 10's keep slots, in buf[SCRATCH_TMA_MAPS] */
 };
 
 static void scratch_drop(struct plan_scratch *sc);
@@ -157,6 +159,7 @@ static int tma_maps(const gemm_plan *plan, gemm_shape s, gemm_operand A, gemm_op
 
 static void scratch_drop(struct plan_scratch *sc)
 {
+    tma_map_cache_clear(&sc->kept_maps); /* their slots go with the buffer */
     for (int b = 0; b < SCRATCH_SLOTS; b++) {
         if (sc->buf[b])
             clReleaseMemObject(sc->buf[b]); /* the queue holds it until its commands ran */
@@ -254,6 +257,9 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
     cl_event pre = NULL, main_ev = NULL;
     cl_uint i = 0;
     int rc = -1;
+    int map_keep = -1; /* step 10: the keep slot of this call's maps, and whether it holds them */
+    bool kept = false;
+    tma_map_key keep_key;
     const gemm_batch one = { 1, { 0, 0, 0 } };
     if (!batch)
         batch = &one;
@@ -307,15 +313,31 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_int), &cmap));
         /* Room for the groups' own copies of the maps (cl/mma/tma.h: map_slot_count slots,
          * each the size of the maps passed above), which each group writes whole before
-         * reading: no fill.  The emulation reads no map (NULL). */
+         * reading: no fill; then the keep slots (tma_map_cache.h).  The emulation reads no
+         * map (NULL). */
         const cl_int map_slot_count = 256;
         cl_mem slots = NULL;
         if (!plan->tma_emulated &&
             !(slots = gemm_scratch_get(plan, q, SCRATCH_TMA_MAPS,
-                                       (size_t)map_slot_count * sizeof maps, e)))
+                                       (size_t)(map_slot_count + TMA_MAP_KEEP_SLOTS) *
+                                           sizeof maps, e)))
             goto fail;
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_int), &map_slot_count));
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), slots ? &slots : NULL));
+        /* The maps an earlier call on this queue kept, or the keep slot this one fills. */
+        if (slots && s.K > 0) {
+            memcpy(keep_key.maps, maps, sizeof maps);
+            keep_key.buf[0] = A.buf, keep_key.buf[1] = B.buf, keep_key.buf[2] = C.buf;
+            keep_key.off[0] = (size_t)A.off, keep_key.off[1] = (size_t)B.off;
+            keep_key.off[2] = (size_t)C.off;
+            keep_key.cmap = cmap;
+            errbuf unwatched = { "" }; /* then this call publishes, as every call did */
+            map_keep = tma_map_cache_find(&plan->scratch->kept_maps, &keep_key, &kept,
+                                          &unwatched);
+        }
+        const cl_int keep_arg = map_keep, kept_arg = kept;
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_int), &keep_arg));
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_int), &kept_arg));
     } else if (plan->variant->split_in_launch) { /* cl/skinny_ksplit.h, read if built so */
         const int len = ks ? ks->len : s.K, ldp = ks ? ks->ldp : 0;
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &len));
@@ -354,6 +376,8 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
     }
     CL_TRY(e, clEnqueueNDRangeKernel(q, k, plan->variant->batched ? 3 : 2, NULL, global, local,
                                      0, NULL, first || last ? &main_ev : NULL));
+    if (map_keep >= 0 && !kept)
+        tma_map_cache_written(&plan->scratch->kept_maps, map_keep, &keep_key);
     if (first) {
         *first = pre ? pre : main_ev;
         if (!pre)
