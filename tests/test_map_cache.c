@@ -8,15 +8,7 @@
 
 #include "clgemm.h"
 #include "tma_map_cache.h"
-
-static int failures;
-#define EXPECT(cond)                                                                        \
-    do {                                                                                    \
-        if (!(cond)) {                                                                      \
-            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                          \
-            failures++;                                                                     \
-        }                                                                                   \
-    } while (0)
+#include "expect.h"
 
 static tma_map_key key_of(cl_mem a, cl_mem b, cl_mem c, size_t off_a, unsigned char shape)
 {

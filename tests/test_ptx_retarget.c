@@ -5,17 +5,7 @@
 #include <string.h>
 
 #include "ptx_retarget.h"
-
-static int failures, checks;
-
-#define EXPECT(cond)                                                                        \
-    do {                                                                                    \
-        checks++;                                                                           \
-        if (!(cond)) {                                                                      \
-            failures++;                                                                     \
-            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);             \
-        }                                                                                   \
-    } while (0)
+#include "expect.h"
 
 /* Runs the pass over text (its strlen, or len bytes when len != 0); the result must equal
  * want (NULL: must fail, with the error containing want_err). */

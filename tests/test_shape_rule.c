@@ -10,15 +10,7 @@
 #include "registry.h"
 #include "shape_rule.h"
 #include "tuning.h"
-
-static int failures;
-#define EXPECT(cond)                                                                        \
-    do {                                                                                    \
-        if (!(cond)) {                                                                      \
-            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                          \
-            failures++;                                                                     \
-        }                                                                                   \
-    } while (0)
+#include "expect.h"
 
 static const char *const doc =
     "{\"format\": \"clgemm-tuning-1\", \"entries\": [], \"rules\": [\n"

@@ -19,17 +19,7 @@
 #include "params.h"
 #include "program.h"
 #include "registry.h"
-
-static int failures, checks;
-
-#define EXPECT(cond)                                                                        \
-    do {                                                                                    \
-        checks++;                                                                           \
-        if (!(cond)) {                                                                      \
-            failures++;                                                                     \
-            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);             \
-        }                                                                                   \
-    } while (0)
+#include "expect.h"
 
 static void test_parse_size(void)
 {
