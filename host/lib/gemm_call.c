@@ -91,15 +91,30 @@ static int enqueue_batch(layout_pass *lp, const gemm_plan *plan, chain *c, const
             at[k].trans = p->x[k].trans; /* left so only for a plan that reads it (layout.c) */
             launch.stride[k] = p->pack[k] ? 0 : (int)p->stride[k]; /* packed: one copy */
         }
-        for (int k = 0; k < 2; k++)
-            if (p->pack[k] && (i == 0 || p->stride[k] != 0)) {
-                const layout_operand src = pack_source(p, k);
-                if (chain_fence(c, e) != 0 ||
-                    layout_pack(lp, c->q, &src, at[k].off, p->packed[k], chain_want(c, &ev),
-                                e) != 0)
-                    return -1;
+        const bool pack_a = p->pack[0] && (i == 0 || p->stride[0] != 0),
+                   pack_b = p->pack[1] && (i == 0 || p->stride[1] != 0);
+        if (pack_a && pack_b) { /* one launch where the two copies are alike (layout.c) */
+            const layout_operand src_a = pack_source(p, 0), src_b = pack_source(p, 1);
+            cl_event ev_b;
+            if (chain_fence(c, e) != 0 ||
+                layout_pack_both(lp, c->q, &src_a, at[0].off, p->packed[0], &src_b, at[1].off,
+                                 p->packed[1], chain_want(c, &ev), chain_want(c, &ev_b),
+                                 e) != 0)
+                return -1;
+            if (ev_b)
+                chain_record(c, ev, ev_b);
+            else
                 chain_one(c, ev);
-            }
+        } else
+            for (int k = 0; k < 2; k++)
+                if (k ? pack_b : pack_a) {
+                    const layout_operand src = pack_source(p, k);
+                    if (chain_fence(c, e) != 0 ||
+                        layout_pack(lp, c->q, &src, at[k].off, p->packed[k],
+                                    chain_want(c, &ev), e) != 0)
+                        return -1;
+                    chain_one(c, ev);
+                }
         /* C in scratch: it holds C's values only where the GEMM reads them (beta != 0). */
         if (p->pack[2] && beta != 0.0f) {
             if (chain_fence(c, e) != 0 ||

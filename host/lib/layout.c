@@ -25,7 +25,9 @@ void layout_release(layout_pass *lp)
             clReleaseKernel(lp->transpose[t]);
         if (lp->pack[t])
             clReleaseKernel(lp->pack[t]);
-        lp->copy[t] = lp->transpose[t] = lp->pack[t] = NULL;
+        if (lp->pack2[t])
+            clReleaseKernel(lp->pack2[t]);
+        lp->copy[t] = lp->transpose[t] = lp->pack[t] = lp->pack2[t] = NULL;
     }
     if (lp->program)
         clReleaseProgram(lp->program);
@@ -51,16 +53,16 @@ plan_status layout_build(layout_pass *lp, cl_context ctx, const device_info *dev
         if (!lp->program)
             lp->status = PLAN_BUILD_FAILED;
     }
-    static const char *const names[2][3] = {
-        { "layout_copy_f32", "layout_transpose_f32", "layout_pack_f32" },
-        { "layout_copy_u16", "layout_transpose_u16", "layout_pack_u16" } };
+    static const char *const names[2][4] = {
+        { "layout_copy_f32", "layout_transpose_f32", "layout_pack_f32", "layout_pack2_f32" },
+        { "layout_copy_u16", "layout_transpose_u16", "layout_pack_u16", "layout_pack2_u16" } };
     for (int t = 0; lp->program && t < 2; t++) {
         cl_int st = CL_SUCCESS;
-        cl_kernel *const k[3] = { &lp->copy[t], &lp->transpose[t], &lp->pack[t] };
+        cl_kernel *const k[4] = { &lp->copy[t], &lp->transpose[t], &lp->pack[t], &lp->pack2[t] };
         int made = 0;
-        while (made < 3 && (*k[made] = clCreateKernel(lp->program, names[t][made], &st)))
+        while (made < 4 && (*k[made] = clCreateKernel(lp->program, names[t][made], &st)))
             made++;
-        if (made < 3) {
+        if (made < 4) {
             err_set(&e, "clCreateKernel(%s) failed: %s", names[t][made], cl_error_name(st));
             snprintf(lp->why, sizeof lp->why, "layout pre-pass: %s", e.msg);
             return lp->status;
@@ -125,15 +127,22 @@ fail:
     return rc;
 }
 
+/* Whether dst's offset, leading dimension and rows are whole vectors of 4 floats or 8 16-bit
+ * values (a packed operand always is), so that a work-item moves a vector. */
+static bool whole_vectors(int t, gemm_operand dst, int dst_cols)
+{
+    const int v = t ? 8 : 4;
+    return dst.off % v == 0 && dst.ld % v == 0 && dst_cols % v == 0;
+}
+
 /* The copy kernels: one work-item per element of dst's rows (padding included), or where
- * dst's offset, leading dimension and rows are whole vectors (a packed operand), one per
- * vector of 4 floats or 8 16-bit values. */
+ * whole_vectors, one per vector. */
 static int copy(layout_pass *lp, cl_command_queue q, int t, int rows, int cols,
                 gemm_operand src, gemm_operand dst, int dst_cols, cl_event *ev, errbuf *e)
 {
     const size_t local[2] = { 32, 8 };
     const int v = t ? 8 : 4;
-    if (dst.off % v == 0 && dst.ld % v == 0 && dst_cols % v == 0) {
+    if (whole_vectors(t, dst, dst_cols)) {
         const size_t global[2] = { ceil_to((size_t)(dst_cols / v), 32), ceil_to((size_t)rows, 8) };
         return enqueue(lp, q, lp->pack[t], rows, cols, src, dst, dst_cols, global, local, ev, e);
     }
@@ -163,4 +172,51 @@ int layout_unpack(layout_pass *lp, cl_command_queue q, int rows, int cols, int e
                   gemm_operand from, gemm_operand to, cl_event *ev, errbuf *e)
 {
     return copy(lp, q, elem == 2, rows, cols, from, to, cols, ev, e);
+}
+
+int layout_pack_both(layout_pass *lp, cl_command_queue q, const layout_operand *A, int off_a,
+                     gemm_operand packed_a, const layout_operand *B, int off_b,
+                     gemm_operand packed_b, cl_event *ev, cl_event *last, errbuf *e)
+{
+    const int t = A->elem == 2, v = t ? 8 : 4;
+    const int cols_a = (int)layout_padded(A->cols), cols_b = (int)layout_padded(B->cols);
+    if (A->trans || B->trans || A->elem != B->elem || !whole_vectors(t, packed_a, cols_a) ||
+        !whole_vectors(t, packed_b, cols_b)) {
+        if (layout_pack(lp, q, A, off_a, packed_a, ev, e) != 0)
+            return -1;
+        return layout_pack(lp, q, B, off_b, packed_b, last, e);
+    }
+    gemm_operand src_a = A->at, src_b = B->at;
+    src_a.off = off_a;
+    src_b.off = off_b;
+    const int rows = A->rows > B->rows ? A->rows : B->rows;
+    const int vecs = (cols_a > cols_b ? cols_a : cols_b) / v;
+    const size_t local[3] = { 32, 8, 1 };
+    const size_t global[3] = { ceil_to((size_t)vecs, 32), ceil_to((size_t)rows, 8), 2 };
+    const int args_a[] = { A->rows, A->cols }, args_b[] = { B->rows, B->cols };
+    const cl_kernel k = lp->pack2[t];
+    int rc = -1;
+    cl_uint i = 0;
+    pthread_mutex_lock(&lp->lock);
+    for (int which = 0; which < 2; which++) {
+        const int *dims = which ? args_b : args_a;
+        const gemm_operand src = which ? src_b : src_a, dst = which ? packed_b : packed_a;
+        const int dst_cols = which ? cols_b : cols_a;
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &dims[0]));
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &dims[1]));
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &src.buf));
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &src.off));
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &src.ld));
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &dst.buf));
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &dst.off));
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &dst.ld));
+        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &dst_cols));
+    }
+    CL_TRY(e, clEnqueueNDRangeKernel(q, k, 3, NULL, global, local, 0, NULL, ev));
+    if (last)
+        *last = NULL;
+    rc = 0;
+fail:
+    pthread_mutex_unlock(&lp->lock);
+    return rc;
 }

@@ -24,6 +24,7 @@ typedef struct layout_pass {
     cl_program program;
     cl_kernel copy[2], transpose[2]; /* [0] float, [1] 16-bit elements */
     cl_kernel pack[2];                /* the copy into aligned rows, a vector per work-item */
+    cl_kernel pack2[2];               /* two such copies in one launch */
 } layout_pass;
 
 void layout_init(layout_pass *lp);
@@ -64,6 +65,13 @@ int layout_scratch(const gemm_plan *plan, cl_command_queue q, int slot, const la
  * padding columns zeroed; ev (may be NULL) receives its event. */
 int layout_pack(layout_pass *lp, cl_command_queue q, const layout_operand *X, int off,
                 gemm_operand packed, cl_event *ev, errbuf *e);
+/* Enqueues the copies of A and of B as layout_pack would, in one launch where both are plain
+ * copies of elements of one size into whole vectors (the common case of misaligned leading
+ * dimensions), else as two.  ev (may be NULL) receives the first command's event, last (may
+ * be NULL) the second's where there are two. */
+int layout_pack_both(layout_pass *lp, cl_command_queue q, const layout_operand *A, int off_a,
+                     gemm_operand packed_a, const layout_operand *B, int off_b,
+                     gemm_operand packed_b, cl_event *ev, cl_event *last, errbuf *e);
 /* Enqueues the copy of a rows x cols matrix of elem-byte elements (4 or 2) from `from` back
  * to `to` (C's copy-back: nothing past cols is written). */
 int layout_unpack(layout_pass *lp, cl_command_queue q, int rows, int cols, int elem,
