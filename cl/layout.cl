@@ -66,12 +66,12 @@
 #define LAYOUT_VALUES_8(T)                                                                     \
     LAYOUT_VALUES_4(T), LAYOUT_AT(T, 4), LAYOUT_AT(T, 5), LAYOUT_AT(T, 6), LAYOUT_AT(T, 7)
 #define LAYOUT_PACK_KERNEL(T, VT, V, NAME)                                                     \
-    inline void layout_pack_at_##NAME(const int rows, const int cols, __global const T *src,   \
-                                      const int src_off, const int src_ld, __global T *dst,    \
-                                      const int dst_off, const int dst_ld,                     \
-                                      const int dst_cols)                                      \
+    /* dst's vector at row r, column c (of V values) from src's. */                           \
+    inline void layout_pack_at_##NAME(const int r, const int c, const int rows, const int cols,\
+                                      __global const T *src, const int src_off,                \
+                                      const int src_ld, __global T *dst, const int dst_off,    \
+                                      const int dst_ld, const int dst_cols)                    \
     {                                                                                          \
-        const int c = (int)get_global_id(0) * V, r = (int)get_global_id(1);                    \
         if (r >= rows || c >= dst_cols)                                                        \
             return;                                                                            \
         __global const T *s = src + src_off + r * src_ld + c;                                  \
@@ -81,12 +81,12 @@
                                      const int src_off, const int src_ld, __global T *dst,     \
                                      const int dst_off, const int dst_ld, const int dst_cols)  \
     {                                                                                          \
-        layout_pack_at_##NAME(rows, cols, src, src_off, src_ld, dst, dst_off, dst_ld,         \
-                              dst_cols);                                                       \
+        layout_pack_at_##NAME((int)get_global_id(1), (int)get_global_id(0) * V, rows, cols,   \
+                              src, src_off, src_ld, dst, dst_off, dst_ld, dst_cols);           \
     }                                                                                          \
-    /* A's and B's copies in one launch, dimension 2 saying which (the range covers the larger \
-     * of each dimension; the rest return at once).  Two launches cost a small call the gap    \
-     * between them on top of the copies themselves. */                                        \
+    /* A's and B's copies in one launch: two launches cost a small call the gap between them on \
+     * top of the copies.  The range is one-dimensional, A's vectors then B's (va and vb per   \
+     * row), so that no work-item is spare where the two differ in shape. */                   \
     __kernel void layout_pack2_##NAME(                                                         \
         const int rows, const int cols, __global const T *src, const int src_off,              \
         const int src_ld, __global T *dst, const int dst_off, const int dst_ld,                \
@@ -94,11 +94,15 @@
         const int src_off_b, const int src_ld_b, __global T *dst_b, const int dst_off_b,       \
         const int dst_ld_b, const int dst_cols_b)                                              \
     {                                                                                          \
-        if (get_global_id(2) == 0)                                                             \
-            layout_pack_at_##NAME(rows, cols, src, src_off, src_ld, dst, dst_off, dst_ld,     \
-                                  dst_cols);                                                   \
+        const int va = dst_cols / V, vb = dst_cols_b / V, g = (int)get_global_id(0);          \
+        const bool is_a = g < rows * va;                                                       \
+        const int at = is_a ? g : g - rows * va, per_row = is_a ? va : vb;                     \
+        const int r = at / per_row, c = at % per_row * V;                                      \
+        if (is_a)                                                                              \
+            layout_pack_at_##NAME(r, c, rows, cols, src, src_off, src_ld, dst, dst_off,       \
+                                  dst_ld, dst_cols);                                           \
         else                                                                                   \
-            layout_pack_at_##NAME(rows_b, cols_b, src_b, src_off_b, src_ld_b, dst_b,          \
+            layout_pack_at_##NAME(r, c, rows_b, cols_b, src_b, src_off_b, src_ld_b, dst_b,    \
                                   dst_off_b, dst_ld_b, dst_cols_b);                            \
     }
 

@@ -189,10 +189,10 @@ int layout_pack_both(layout_pass *lp, cl_command_queue q, const layout_operand *
     gemm_operand src_a = A->at, src_b = B->at;
     src_a.off = off_a;
     src_b.off = off_b;
-    const int rows = A->rows > B->rows ? A->rows : B->rows;
-    const int vecs = (cols_a > cols_b ? cols_a : cols_b) / v;
-    const size_t local[3] = { 32, 8, 1 };
-    const size_t global[3] = { ceil_to((size_t)vecs, 32), ceil_to((size_t)rows, 8), 2 };
+    const size_t vecs = (size_t)A->rows * (size_t)(cols_a / v) +
+                        (size_t)B->rows * (size_t)(cols_b / v);
+    const size_t local[1] = { 256 };
+    const size_t global[1] = { ceil_to(vecs, 256) };
     const int args_a[] = { A->rows, A->cols }, args_b[] = { B->rows, B->cols };
     const cl_kernel k = lp->pack2[t];
     int rc = -1;
@@ -212,7 +212,7 @@ int layout_pack_both(layout_pass *lp, cl_command_queue q, const layout_operand *
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &dst.ld));
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &dst_cols));
     }
-    CL_TRY(e, clEnqueueNDRangeKernel(q, k, 3, NULL, global, local, 0, NULL, ev));
+    CL_TRY(e, clEnqueueNDRangeKernel(q, k, 1, NULL, global, local, 0, NULL, ev));
     if (last)
         *last = NULL;
     rc = 0;
