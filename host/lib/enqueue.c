@@ -7,8 +7,7 @@
 #include <string.h>
 
 #include "prepass_tf32.h"
-#include "tensor_map.h"
-#include "tma_map_cache.h"
+#include "tma_args.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
@@ -64,99 +63,6 @@ void prepass_release(gemm_plan *plan)
     plan->pack_bt = plan->round_a = NULL;
 }
 
-/* The tensor maps of A and B for cl/10_wgmma_tma.cl, as the operands are stored, a kernel
- * argument by value; their addresses are placeholders that the kernel's producer replaces
- * (TMA_MAPS_PUBLISH: OpenCL does not tell the host a buffer's device address).  A K-major
- * operand (A as M x K, packed B^T, a 16-bit B stored N x K) is read in boxes of BM (BN) rows
- * x BK values swizzled at the row's bytes; an MN-major one (16-bit B as K x N, A stored K x M)
- * in boxes of BK rows x 128 bytes.  A batched build reads 3-D maps, the problem as the third
- * coordinate: a strided operand's map holds the launch's `count` problems, a shared one's
- * (stride 0) its one matrix.  The emulation reads A and B directly and gets zeros. */
-static tensor_map_shape k_major(int elem, uint64_t rows, uint64_t cols, int ld, int box_rows,
-                                int bk)
-{
-    return (tensor_map_shape){ elem, rows, cols, (uint64_t)ld, (uint32_t)box_rows,
-                               (uint32_t)bk, elem * bk, 0, 0 };
-}
-
-static tensor_map_shape mn_major(int elem, int K, int cols, int ld, int bk)
-{
-    return (tensor_map_shape){ elem, (uint64_t)K, (uint64_t)cols, (uint64_t)ld, (uint32_t)bk,
-                               (uint32_t)(128 / elem), 128, 0, 0 };
-}
-
-/* A's or B's map as a batched build reads it (see tma_maps). */
-static tensor_map_shape batch_of(tensor_map_shape m, const gemm_plan *plan, int count,
-                                 int stride)
-{
-    if (plan->batched) {
-        m.depth = stride ? (uint64_t)count : 1;
-        m.stride = stride ? (uint64_t)stride : m.rows * m.ld;
-    }
-    return m;
-}
-
-/* C's map for TSTORE (cl/mma/tma_store_tensor.h; on by default for a 16-bit C, so the host
- * maps C whatever the parameters say, and a kernel built without TSTORE ignores it): boxes of
- * 64 rows x 128 bytes, 128-byte swizzle.  Whether the copy engine can store this call's C:
- * only where C is not read (beta 0) and its corner, rows and problems lie on 16 bytes
- * (tensor_map_check_shape), and its rows end on 16 bytes too: on the H100 the engine wrote a
- * row's last 16 bytes whole, past N into the padding (tests/test_layouts).  A batch whose
- * problems share one C (stride 0) is left to the kernel's own stores.  The emulation makes
- * the same choice, so that the tests run both stores. */
-static bool c_map_shape(const gemm_plan *plan, gemm_shape s, gemm_operand C, float beta,
-                        const gemm_batch *batch, tensor_map_shape *out)
-{
-    const int elem = plan->build.c_type != 0 ? 2 : 4;
-    if (beta != 0.0f || s.K < 1 ||
-        ((size_t)C.off * (size_t)elem) % 16 != 0 || ((size_t)s.N * (size_t)elem) % 16 != 0 ||
-        (batch->count > 1 && batch->stride[2] == 0))
-        return false;
-    const tensor_map_shape c = { elem, (uint64_t)s.M, (uint64_t)s.N, (uint64_t)C.ld, 64,
-                                 (uint32_t)(128 / elem), 128, 0, 0 };
-    *out = batch_of(c, plan, batch->count, batch->stride[2]);
-    errbuf ignored = { "" };
-    return tensor_map_check_shape(out, &ignored) == 0;
-}
-
-/* maps[3]: A's, B's and (where *cmap) C's, passed to the kernel by value. */
-static int tma_maps(const gemm_plan *plan, gemm_shape s, gemm_operand A, gemm_operand B,
-                    gemm_operand C, float beta, const gemm_batch *batch, cl_int *cmap,
-                    tensor_map maps[3], errbuf *e)
-{
-    memset(maps, 0, 3 * sizeof *maps);
-    bool real = !plan->tma_emulated && s.K > 0;
-    tensor_map_shape c3;
-    *cmap = c_map_shape(plan, s, C, beta, batch, &c3);
-    if (real) {
-        const int elem = plan->dtype != 0 ? 2 : 4;
-        /* tf32x3 (split): packed A and B^T hold the residuals below the values. */
-        const uint64_t halves_a = (uint64_t)tf32_halves(plan, 0),
-                       halves_b = (uint64_t)tf32_halves(plan, 1);
-        const bool packed = plan->variant->prepass == PREPASS_TF32_PACK;
-        const tensor_map_shape a =
-            (!packed || plan->a_regs_t) && plan->build.trans_a
-                ? mn_major(elem, s.K, s.M, A.ld, plan->bk)
-                : k_major(elem, halves_a * (uint64_t)s.M, (uint64_t)s.K, A.ld, plan->bm,
-                          plan->bk);
-        const tensor_map_shape b =
-            packed || plan->build.trans_b ? k_major(elem, halves_b * (uint64_t)s.N,
-                                                    (uint64_t)s.K, B.ld, plan->bn, plan->bk)
-                                          : mn_major(elem, s.K, s.N, B.ld, plan->bk);
-        const tensor_map_shape a3 = batch_of(a, plan, batch->count, batch->stride[0]);
-        const tensor_map_shape b3 = batch_of(b, plan, batch->count, batch->stride[1]);
-        if (tensor_map_encode(&maps[0], TENSOR_MAP_PLACEHOLDER_ADDRESS, &a3, e) != 0 ||
-            tensor_map_encode(&maps[1], TENSOR_MAP_PLACEHOLDER_ADDRESS, &b3, e) != 0)
-            return -1;
-        errbuf ignored = { "" }; /* the kernel's own stores run instead */
-        if (*cmap &&
-            tensor_map_encode(&maps[2], TENSOR_MAP_PLACEHOLDER_ADDRESS, &c3, &ignored) != 0)
-            *cmap = 0;
-    }
-    return 0;
-}
-
-
 static void scratch_drop(struct plan_scratch *sc)
 {
     tma_map_cache_clear(&sc->kept_maps); /* their slots go with the buffer */
@@ -170,6 +76,8 @@ static void scratch_drop(struct plan_scratch *sc)
         clReleaseCommandQueue(sc->queue);
     sc->queue = NULL;
 }
+
+tma_map_cache *gemm_scratch_kept_maps(const gemm_plan *plan) { return &plan->scratch->kept_maps; }
 
 bool gemm_queue_unordered(cl_command_queue q)
 {
@@ -257,9 +165,7 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
     cl_event pre = NULL, main_ev = NULL;
     cl_uint i = 0;
     int rc = -1;
-    int map_keep = -1; /* step 10: the keep slot of this call's maps, and whether it holds them */
-    bool kept = false;
-    tma_map_key keep_key;
+    tma_call tma; /* step 10's maps: where this call finds them or keeps them */
     const gemm_batch one = { 1, { 0, 0, 0 } };
     if (!batch)
         batch = &one;
@@ -297,47 +203,8 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
     for (int b = 0; b < 3; b++)
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &kb.stride[b]));
     if (plan->variant->tma) {
-        cl_int cmap = 0;
-        tensor_map maps[3];
-        if (tma_maps(plan, s, A, B, C, beta, &kb, &cmap, maps, e) != 0)
+        if (tma_set_args(plan, q, k, &i, s, A, B, C, beta, &kb, batch->count, ks, &tma, e) != 0)
             goto fail;
-        /* By value: no buffer to create and upload per call (cl/mma/tma.h, tma_maps_arg). */
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof maps, maps));
-        /* Step 10 takes the split's arguments whether or not it was built to read them. */
-        const int len = ks ? ks->len : s.K, ldp = ks ? ks->ldp : 0;
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &len));
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), ks ? &ks->partials : NULL));
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &ldp));
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), ks ? &ks->counts : NULL));
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &batch->count));
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_int), &cmap));
-        /* Room for the groups' own copies of the maps (cl/mma/tma.h: map_slot_count slots,
-         * each the size of the maps passed above), which each group writes whole before
-         * reading: no fill; then the keep slots (tma_map_cache.h).  The emulation reads no
-         * map (NULL). */
-        const cl_int map_slot_count = 256;
-        cl_mem slots = NULL;
-        if (!plan->tma_emulated &&
-            !(slots = gemm_scratch_get(plan, q, SCRATCH_TMA_MAPS,
-                                       (size_t)(map_slot_count + TMA_MAP_KEEP_SLOTS) *
-                                           sizeof maps, e)))
-            goto fail;
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_int), &map_slot_count));
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), slots ? &slots : NULL));
-        /* The maps an earlier call on this queue kept, or the keep slot this one fills. */
-        if (slots && s.K > 0) {
-            memcpy(keep_key.maps, maps, sizeof maps);
-            keep_key.buf[0] = A.buf, keep_key.buf[1] = B.buf, keep_key.buf[2] = C.buf;
-            keep_key.off[0] = (size_t)A.off, keep_key.off[1] = (size_t)B.off;
-            keep_key.off[2] = (size_t)C.off;
-            keep_key.cmap = cmap;
-            errbuf unwatched = { "" }; /* then this call publishes, as every call did */
-            map_keep = tma_map_cache_find(&plan->scratch->kept_maps, &keep_key, &kept,
-                                          &unwatched);
-        }
-        const cl_int keep_arg = map_keep, kept_arg = kept;
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_int), &keep_arg));
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_int), &kept_arg));
     } else if (plan->variant->split_in_launch) { /* cl/skinny_ksplit.h, read if built so */
         const int len = ks ? ks->len : s.K, ldp = ks ? ks->ldp : 0;
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &len));
@@ -376,8 +243,8 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
     }
     CL_TRY(e, clEnqueueNDRangeKernel(q, k, plan->variant->batched ? 3 : 2, NULL, global, local,
                                      0, NULL, first || last ? &main_ev : NULL));
-    if (map_keep >= 0 && !kept)
-        tma_map_cache_written(&plan->scratch->kept_maps, map_keep, &keep_key);
+    if (plan->variant->tma)
+        tma_call_enqueued(plan, &tma);
     if (first) {
         *first = pre ? pre : main_ev;
         if (!pre)

@@ -133,6 +133,9 @@ enum {
     SCRATCH_SLOTS
 };
 void gemm_scratch_begin(const gemm_plan *plan, cl_command_queue q);
+/* Step 10's keep slots of tensor maps, which live in the SCRATCH_TMA_MAPS buffer (reset with
+ * it: host/lib/tma_map_cache.h). */
+struct tma_map_cache *gemm_scratch_kept_maps(const gemm_plan *plan);
 cl_mem gemm_scratch_get(const gemm_plan *plan, cl_command_queue q, int slot, size_t bytes,
                         errbuf *e);
 /* The same, filled with zeros on q where the buffer is new (a reused one is as left). */
