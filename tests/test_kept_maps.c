@@ -11,6 +11,8 @@
  *   5. more operand sets in turn than there are keep slots;
  *   6. each set twice in a row, more sets than slots: a slot kept and read for one set is
  *      written for another and read again (no copy may use the maps it held before).
+ *   7. the same call on a second queue and back: a call on another queue gets new slots (the
+ *      kept ones belong to the queue that wrote them).
  * Only NVIDIA Hopper with libcuda copies through tensor maps: anywhere else this test says so
  * and exits 77 (skipped), never passed. */
 #include <stdio.h>
@@ -74,6 +76,8 @@ static void drop(set *s)
 
 /* C = A[off_a ..] B (batch 1), or a batch of 2 with A's problems M x K apart and B shared;
  * every element compared with the host's exact sums.  Returns the number of wrong ones. */
+static cl_command_queue on_queue; /* NULL: the context's */
+
 static int run(clgemm_context *ctx, set *s, size_t off_a, size_t batch, const char *what)
 {
     clgemm_gemm_desc d = { 0 };
@@ -89,8 +93,9 @@ static int run(clgemm_context *ctx, set *s, size_t off_a, size_t batch, const ch
     d.batch = batch;
     static float got[2 * ROWS * COLS];
     checks++;
-    if (clgemm_gemm(ctx, &d, NULL, NULL, NULL) != CLGEMM_SUCCESS ||
-        clEnqueueReadBuffer(clgemm_cl_queue(ctx), s->c, CL_TRUE, 0,
+    const cl_command_queue q = on_queue ? on_queue : clgemm_cl_queue(ctx);
+    if (clgemm_gemm(ctx, &d, q, NULL, NULL) != CLGEMM_SUCCESS ||
+        clEnqueueReadBuffer(q, s->c, CL_TRUE, 0,
                             batch * ROWS * COLS * sizeof(float), got, 0, NULL,
                             NULL) != CL_SUCCESS) {
         printf("FAIL %s: %s\n", what, clgemm_last_error());
@@ -177,6 +182,20 @@ int main(void)
             snprintf(what, sizeof what, "6. set %d of %d, call %d", i + 1, SETS, twice + 1);
             run(ctx, &sets[i], 0, 1, what);
         }
+    cl_int st;
+    cl_command_queue other = clCreateCommandQueue(clgemm_cl_context(ctx), dev->id, 0, &st);
+    if (!other) {
+        printf("FAIL a second queue: %d\n", st);
+        return 1;
+    }
+    for (int r = 0; r < 2; r++) {
+        on_queue = other;
+        run(ctx, &sets[0], 0, 1, "7. set 1 on a second queue");
+        run(ctx, &sets[0], 0, 1, "7. again there");
+        on_queue = NULL;
+        run(ctx, &sets[0], 0, 1, "7. back on the first queue");
+    }
+    clReleaseCommandQueue(other);
     for (int i = 0; i < SETS; i++)
         drop(&sets[i]);
     clgemm_close(ctx);

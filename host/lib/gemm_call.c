@@ -311,8 +311,12 @@ clgemm_status gemm_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_d
     errbuf e = { "" };
     int rc = 0;
     pthread_mutex_lock(&cp->enqueue);
-    /* Only a call that uses scratch holds on to its queue (for the next call's reuse). */
-    if (any || plan->variant->prepass != PREPASS_NONE || splits(plan, &p))
+    /* Only a call that uses scratch holds on to its queue (for the next call's reuse).  Step
+     * 10 always does: its groups write their tensor maps into scratch slots, and keep them
+     * there for the next call (tma_map_cache.h), which a launch on another queue could
+     * overwrite before this one's groups read them, or read before this one wrote them. */
+    if (any || plan->variant->prepass != PREPASS_NONE || splits(plan, &p) ||
+        (plan->variant->tma && !plan->tma_emulated))
         gemm_scratch_begin(plan, c.q);
     static const int slots[3] = { SCRATCH_LAYOUT_A, SCRATCH_LAYOUT_B, SCRATCH_LAYOUT_C };
     for (int k = 0; k < 3 && rc == 0; k++)
