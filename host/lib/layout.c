@@ -103,23 +103,35 @@ int layout_scratch(const gemm_plan *plan, cl_command_queue q, int slot, const la
     return 0;
 }
 
-/* One kernel of layout.cl: (rows, cols, src, its offset, its ld, dst, its offset, its ld, the
- * length of dst's rows to write), under the lock that keeps two threads' arguments apart. */
+/* One copy's arguments of a layout.cl kernel from argument `at` on: (rows, cols, src, its
+ * offset, its ld, dst, its offset, its ld, the length of dst's rows to write). */
+static int copy_args(cl_kernel k, cl_uint at, int rows, int cols, gemm_operand src,
+                     gemm_operand dst, int dst_cols, errbuf *e)
+{
+    CL_TRY(e, clSetKernelArg(k, at++, sizeof(int), &rows));
+    CL_TRY(e, clSetKernelArg(k, at++, sizeof(int), &cols));
+    CL_TRY(e, clSetKernelArg(k, at++, sizeof(cl_mem), &src.buf));
+    CL_TRY(e, clSetKernelArg(k, at++, sizeof(int), &src.off));
+    CL_TRY(e, clSetKernelArg(k, at++, sizeof(int), &src.ld));
+    CL_TRY(e, clSetKernelArg(k, at++, sizeof(cl_mem), &dst.buf));
+    CL_TRY(e, clSetKernelArg(k, at++, sizeof(int), &dst.off));
+    CL_TRY(e, clSetKernelArg(k, at++, sizeof(int), &dst.ld));
+    CL_TRY(e, clSetKernelArg(k, at++, sizeof(int), &dst_cols));
+    return 0;
+fail:
+    return -1;
+}
+
+/* One kernel of layout.cl on one copy, under the lock that keeps two threads' arguments
+ * apart. */
 static int enqueue(layout_pass *lp, cl_command_queue q, cl_kernel k, int rows, int cols,
                    gemm_operand src, gemm_operand dst, int dst_cols, const size_t global[2],
                    const size_t local[2], cl_event *ev, errbuf *e)
 {
     int rc = -1;
     pthread_mutex_lock(&lp->lock);
-    CL_TRY(e, clSetKernelArg(k, 0, sizeof(int), &rows));
-    CL_TRY(e, clSetKernelArg(k, 1, sizeof(int), &cols));
-    CL_TRY(e, clSetKernelArg(k, 2, sizeof(cl_mem), &src.buf));
-    CL_TRY(e, clSetKernelArg(k, 3, sizeof(int), &src.off));
-    CL_TRY(e, clSetKernelArg(k, 4, sizeof(int), &src.ld));
-    CL_TRY(e, clSetKernelArg(k, 5, sizeof(cl_mem), &dst.buf));
-    CL_TRY(e, clSetKernelArg(k, 6, sizeof(int), &dst.off));
-    CL_TRY(e, clSetKernelArg(k, 7, sizeof(int), &dst.ld));
-    CL_TRY(e, clSetKernelArg(k, 8, sizeof(int), &dst_cols));
+    if (copy_args(k, 0, rows, cols, src, dst, dst_cols, e) != 0)
+        goto fail;
     CL_TRY(e, clEnqueueNDRangeKernel(q, k, 2, NULL, global, local, 0, NULL, ev));
     rc = 0;
 fail:
@@ -193,25 +205,12 @@ int layout_pack_both(layout_pass *lp, cl_command_queue q, const layout_operand *
                         (size_t)B->rows * (size_t)(cols_b / v);
     const size_t local[1] = { 256 };
     const size_t global[1] = { ceil_to(vecs, 256) };
-    const int args_a[] = { A->rows, A->cols }, args_b[] = { B->rows, B->cols };
     const cl_kernel k = lp->pack2[t];
     int rc = -1;
-    cl_uint i = 0;
     pthread_mutex_lock(&lp->lock);
-    for (int which = 0; which < 2; which++) {
-        const int *dims = which ? args_b : args_a;
-        const gemm_operand src = which ? src_b : src_a, dst = which ? packed_b : packed_a;
-        const int dst_cols = which ? cols_b : cols_a;
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &dims[0]));
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &dims[1]));
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &src.buf));
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &src.off));
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &src.ld));
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), &dst.buf));
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &dst.off));
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &dst.ld));
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &dst_cols));
-    }
+    if (copy_args(k, 0, A->rows, A->cols, src_a, packed_a, cols_a, e) != 0 ||
+        copy_args(k, 9, B->rows, B->cols, src_b, packed_b, cols_b, e) != 0)
+        goto fail;
     CL_TRY(e, clEnqueueNDRangeKernel(q, k, 1, NULL, global, local, 0, NULL, ev));
     if (last)
         *last = NULL;
