@@ -26,7 +26,9 @@
 /* What a call's maps are made of: the host-encoded maps (placeholder addresses) and the
  * buffers and element offsets the kernel puts in. */
 typedef struct tma_map_key {
-    tensor_map maps[3];
+    /* As bytes: a tensor_map's 64-byte alignment would pass to the plan's scratch, which
+     * malloc does not align so (UBSan caught it). */
+    unsigned char maps[3 * sizeof(tensor_map)];
     cl_mem buf[3];
     size_t off[3];
     int cmap;
