@@ -155,6 +155,19 @@ cl_mem gemm_scratch_get_zeroed(const gemm_plan *plan, cl_command_queue q, int wh
     return buf;
 }
 
+int gemm_set_split_args(cl_kernel k, cl_uint *i, gemm_shape s, const gemm_ksplit *ks,
+                        errbuf *e)
+{
+    const int len = ks ? ks->len : s.K, ldp = ks ? ks->ldp : 0;
+    CL_TRY(e, clSetKernelArg(k, (*i)++, sizeof(int), &len));
+    CL_TRY(e, clSetKernelArg(k, (*i)++, sizeof(cl_mem), ks ? &ks->partials : NULL));
+    CL_TRY(e, clSetKernelArg(k, (*i)++, sizeof(int), &ldp));
+    CL_TRY(e, clSetKernelArg(k, (*i)++, sizeof(cl_mem), ks ? &ks->counts : NULL));
+    return 0;
+fail:
+    return -1;
+}
+
 /* gemm_enqueue, and with ks a GEMM_KSPLIT plan's launch over K's slices. */
 static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,
                    gemm_operand A, gemm_operand B, float beta, gemm_operand C,
@@ -206,11 +219,8 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
         if (tma_set_args(plan, q, k, &i, s, A, B, C, beta, &kb, batch->count, ks, &tma, e) != 0)
             goto fail;
     } else if (plan->variant->split_in_launch) { /* cl/skinny_ksplit.h, read if built so */
-        const int len = ks ? ks->len : s.K, ldp = ks ? ks->ldp : 0;
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &len));
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), ks ? &ks->partials : NULL));
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &ldp));
-        CL_TRY(e, clSetKernelArg(k, i++, sizeof(cl_mem), ks ? &ks->counts : NULL));
+        if (gemm_set_split_args(k, &i, s, ks, e) != 0)
+            goto fail;
     }
     if (pack && tf32_prepass_enqueue(plan, q, s, user_a, user_b, batch, A, B, &kb,
                                      first ? &pre : NULL, e) != 0)

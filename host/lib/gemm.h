@@ -176,6 +176,11 @@ typedef struct gemm_ksplit {
     int parts, len, ldp;
     cl_mem partials, counts;
 } gemm_ksplit;
+/* A split's kernel arguments from *i on (advancing it), as step 10 and step 11 take them
+ * whether or not they were built to read them: the slice's length (K without ks), the partial
+ * products, their row length and the blocks' counts (NULL and 0 without ks). */
+int gemm_set_split_args(cl_kernel k, cl_uint *i, gemm_shape s, const gemm_ksplit *ks,
+                        errbuf *e);
 int gemm_enqueue_split(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,
                        gemm_operand A, gemm_operand B, float beta, gemm_operand C,
                        gemm_operand bias, const gemm_ksplit *ks, cl_event *first,

@@ -111,12 +111,8 @@ int tma_set_args(const gemm_plan *plan, cl_command_queue q, cl_kernel k, cl_uint
         return -1;
     /* By value: no buffer to create and upload per call (cl/mma/tma.h, tma_maps_arg). */
     CL_TRY(e, clSetKernelArg(k, (*i)++, sizeof maps, maps));
-    /* Step 10 takes the split's arguments whether or not it was built to read them. */
-    const int len = ks ? ks->len : s.K, ldp = ks ? ks->ldp : 0;
-    CL_TRY(e, clSetKernelArg(k, (*i)++, sizeof(int), &len));
-    CL_TRY(e, clSetKernelArg(k, (*i)++, sizeof(cl_mem), ks ? &ks->partials : NULL));
-    CL_TRY(e, clSetKernelArg(k, (*i)++, sizeof(int), &ldp));
-    CL_TRY(e, clSetKernelArg(k, (*i)++, sizeof(cl_mem), ks ? &ks->counts : NULL));
+    if (gemm_set_split_args(k, i, s, ks, e) != 0)
+        return -1;
     CL_TRY(e, clSetKernelArg(k, (*i)++, sizeof(int), &count));
     CL_TRY(e, clSetKernelArg(k, (*i)++, sizeof(cl_int), &cmap));
     /* Room for the groups' own copies of the maps (cl/mma/tma.h: map_slot_count slots, each
