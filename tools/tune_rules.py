@@ -36,7 +36,8 @@ ALGOS_PER_RUN = 48  # clgemm takes at most 48 --algo per process
 SKINNY = {  # per class: step 11's parameter sets worth trying (B stored N x K / K x N)
     'NT': ['WG=256,KT=128,RN=4,UNROLL=2', 'WG=256,KT=64,RN=2,UNROLL=4',
            'WG=256,KT=32,RN=1,UNROLL=8', 'WG=256,KT=32,RN=8,UNROLL=1',
-           'WG=128,KT=32,RN=4,UNROLL=2', 'WG=256,KT=8,RN=2,UNROLL=2,AL=512'],
+           'WG=128,KT=32,RN=4,UNROLL=2', 'WG=256,KT=8,RN=2,UNROLL=2,AL=512',
+           'WG=256,KT=16,RN=4,UNROLL=1,AL=512'],
     'NN': ['WG=512,KT=64,UNROLL=2', 'WG=256,KT=128,UNROLL=4', 'WG=256,KT=64,UNROLL=2',
            'WG=128,KT=32,UNROLL=1', 'WG=256,KT=32,UNROLL=1'],
 }
