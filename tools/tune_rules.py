@@ -39,7 +39,7 @@ SKINNY = {  # per class: step 11's parameter sets worth trying (B stored N x K /
            'WG=128,KT=32,RN=4,UNROLL=2', 'WG=256,KT=8,RN=2,UNROLL=2,AL=512',
            'WG=256,KT=16,RN=4,UNROLL=1,AL=512'],
     'NN': ['WG=512,KT=64,UNROLL=2', 'WG=256,KT=128,UNROLL=4', 'WG=256,KT=64,UNROLL=2',
-           'WG=128,KT=32,UNROLL=1', 'WG=256,KT=32,UNROLL=1'],
+           'WG=128,KT=32,UNROLL=1', 'WG=256,KT=32,UNROLL=1', 'WG=512,KT=32,UNROLL=2,AL=512'],
 }
 
 # purpose -> (clgemm --dtype, dtype of the rule, bases: (algorithm, params, splittable))
