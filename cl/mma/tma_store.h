@@ -109,14 +109,72 @@
 #define STORE_PAIR_GET(s, r, c) (*(__local const float2 *)((s) + (r) * STORE_LD + (c)))
 #endif
 
+/* A bias cost the staged stores two loads per pair, where the direct stores got it almost free
+ * (bf16 4096^3 with an fp32 C: +2.8% against +0.1% for a ReLU, probe142 in bench/results/
+ * 2026-11-26_nvidia-h100/probes/).  Where the bias runs along C's rows in memory (one value
+ * per column of a row-major C, per row of a transposed one), every pair a work-item stores in
+ * a chunk meets the same two values: its pairs lie WGMMA_THREADS apart, a multiple of a line's
+ * pairs.  Then the chunk reads them once, before its stores; the values and bits are those of
+ * gemm_store2_along. */
+#define STORE_BIAS_ONCE (GEMM_HAS_BIAS && GEMM_BIAS_ROWS == GEMM_TRANS_C)
+
+/* The bias at k and k + 1 of the tile, each read only where it exists (below `left`). */
+inline float2 tma_store_bias2(__global const gemm_c_t *bias, const int k, const int left,
+                              const bool guarded)
+{
+    return (float2)(!guarded || k < left ? gemm_c_get(bias + k) : 0.0f,
+                    !guarded || k + 1 < left ? gemm_c_get(bias + k + 1) : 0.0f);
+}
+
+/* gemm_store2_along's stores, with the pair's bias values b given. */
+inline void tma_store2_biased(__global gemm_c_t *C, const int ldc, const int r, const int c,
+                              const float x, const float y, const float2 b, const float alpha,
+                              const float beta, const int rows_left, const int cols_left,
+                              const bool guarded)
+{
+#if GEMM_TRANS_C
+    __global gemm_c_t *p = C + c * ldc + r;
+    const bool in0 = c < cols_left && r < rows_left, in1 = c < cols_left && r + 1 < rows_left;
+#else
+    __global gemm_c_t *p = C + r * ldc + c;
+    const bool in0 = r < rows_left && c < cols_left, in1 = r < rows_left && c + 1 < cols_left;
+#endif
+    if (!guarded) {
+        gemm_c_put2(p, (float2)(gemm_finish1(x, alpha, beta, p, b.x),
+                                gemm_finish1(y, alpha, beta, p + 1, b.y)));
+    } else {
+        if (in0)
+            gemm_c_put(p, gemm_finish1(x, alpha, beta, p, b.x));
+        if (in1)
+            gemm_c_put(p + 1, gemm_finish1(y, alpha, beta, p + 1, b.y));
+    }
+}
+
+#if STORE_BIAS_ONCE && GEMM_BIAS_ROWS
+#define STORE_BIAS_FETCH(rows, cols, guarded)                                                \
+    const float2 b_ = tma_store_bias2(bias, wg * 64 + STORE_PAIR_R(sl_), rows, guarded)
+#elif STORE_BIAS_ONCE
+#define STORE_BIAS_FETCH(rows, cols, guarded)                                                \
+    const float2 b_ =                                                                        \
+        tma_store_bias2(bias, j * WGN + q * STORE_CW + STORE_PAIR_C(sl_), cols, guarded)
+#endif
+#if STORE_BIAS_ONCE
+#define STORE_PAIR_OUT(r, c, v, rows, cols, guarded)                                         \
+    tma_store2_biased(C, ldc, r, c, (v).x, (v).y, b_, alpha, beta, rows, cols, guarded)
+#else
+#define STORE_BIAS_FETCH(rows, cols, guarded) ((void)0)
+#define STORE_PAIR_OUT(r, c, v, rows, cols, guarded)                                         \
+    gemm_store2_along(C, ldc, bias, r, c, (v).x, (v).y, alpha, beta, rows, cols, guarded)
+#endif
+
 /* The stores of a staged chunk's pairs v_ (the tests outside, as in TMA_STORE_DIRECT). */
 #define TMA_STORE_CHUNK(rows, cols, guarded)                                                 \
     do {                                                                                     \
+        STORE_BIAS_FETCH(rows, cols, guarded);                                               \
         _Pragma("unroll") for (int it = 0; it < STORE_CW / 4; ++it) {                        \
             const int e_ = sl_ + it * WGMMA_THREADS;                                         \
-            gemm_store2_along(C, ldc, bias, wg * 64 + STORE_PAIR_R(e_),                      \
-                              j * WGN + q * STORE_CW + STORE_PAIR_C(e_), v_[it].x,           \
-                              v_[it].y, alpha, beta, rows, cols, guarded);                   \
+            STORE_PAIR_OUT(wg * 64 + STORE_PAIR_R(e_), j * WGN + q * STORE_CW + STORE_PAIR_C(e_), \
+                           v_[it], rows, cols, guarded);                                     \
         }                                                                                    \
     } while (0)
 #define TMA_STORE_CHUNK_FULL() TMA_STORE_CHUNK(BM, BN, false)
