@@ -150,15 +150,13 @@ inline void tma_store2_biased(__global gemm_c_t *C, const int ldc, const int r, 
     }
 }
 
-#if STORE_BIAS_ONCE && GEMM_BIAS_ROWS
-#define STORE_BIAS_FETCH(rows, cols, guarded)                                                \
-    const float2 b_ = tma_store_bias2(bias, wg * 64 + STORE_PAIR_R(sl_), rows, guarded)
-#elif STORE_BIAS_ONCE
-#define STORE_BIAS_FETCH(rows, cols, guarded)                                                \
-    const float2 b_ =                                                                        \
-        tma_store_bias2(bias, j * WGN + q * STORE_CW + STORE_PAIR_C(sl_), cols, guarded)
-#endif
+/* Row and column in the tile of a chunk's pair e (the chunk j, q of the loops below). */
+#define STORE_ROW(e) (wg * 64 + STORE_PAIR_R(e))
+#define STORE_COL(e) (j * WGN + q * STORE_CW + STORE_PAIR_C(e))
 #if STORE_BIAS_ONCE
+#define STORE_BIAS_FETCH(rows, cols, guarded)                                                \
+    const float2 b_ = tma_store_bias2(bias, GEMM_BIAS_ROWS ? STORE_ROW(sl_) : STORE_COL(sl_), \
+                                      GEMM_BIAS_ROWS ? (rows) : (cols), guarded)
 #define STORE_PAIR_OUT(r, c, v, rows, cols, guarded)                                         \
     tma_store2_biased(C, ldc, r, c, (v).x, (v).y, b_, alpha, beta, rows, cols, guarded)
 #else
@@ -173,8 +171,7 @@ inline void tma_store2_biased(__global gemm_c_t *C, const int ldc, const int r, 
         STORE_BIAS_FETCH(rows, cols, guarded);                                               \
         _Pragma("unroll") for (int it = 0; it < STORE_CW / 4; ++it) {                        \
             const int e_ = sl_ + it * WGMMA_THREADS;                                         \
-            STORE_PAIR_OUT(wg * 64 + STORE_PAIR_R(e_), j * WGN + q * STORE_CW + STORE_PAIR_C(e_), \
-                           v_[it], rows, cols, guarded);                                     \
+            STORE_PAIR_OUT(STORE_ROW(e_), STORE_COL(e_), v_[it], rows, cols, guarded);       \
         }                                                                                    \
     } while (0)
 #define TMA_STORE_CHUNK_FULL() TMA_STORE_CHUNK(BM, BN, false)
