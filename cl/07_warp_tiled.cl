@@ -36,7 +36,9 @@
  *     work-item in flight) and the K loop is unrolled over the two buffers so
  *     that no register tracks which one is current.  This kernel uses 127.
  *     With BK = 16 the same code needs 137 registers and falls below step 6:
- *     on this GPU the pipeline pays only within budget.
+ *     on this GPU the pipeline pays only within budget.  OpenCL C cannot state
+ *     that budget; the host's MAXNREG=N writes it into NVIDIA's PTX
+ *     (host/lib/ptx_maxnreg.h), which the transposed batch rules use.
  *
  *  5. Edges at the price of the interior (CLAMP=1).  All groups of a
  *     mid-sized problem run at once, so one slow edge group sets the time.

@@ -217,15 +217,18 @@ inline float4 gemm_bias_get4(__global const gemm_c_t *b)
 /* ReLU keeps a NaN (x < 0 is false for it): a NaN read from outside an operand's window must
  * reach C and fail the check, not vanish into a zero.  GELU's tanh form,
  * 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), is evaluated as the equal
- * x / (1 + exp(-2 sqrt(2/pi) (x + 0.044715 x^3))): one exp and one division, no branch (a
- * tanh has both ranges' code), so the unrolled stores interleave; within 2^-20 |x| of the
- * exact value (docs/precision.md), and right at both ends (x / inf = -0, x / 1 = x). */
+ * x / (1 + exp(-2 sqrt(2/pi) (x + 0.044715 x^3))): one power and one reciprocal, no branch
+ * (a tanh has both ranges' code), so the unrolled stores interleave.  Both are the native
+ * forms (the power of 2, the exponent scaled by log2(e) in the constant): on NVIDIA single
+ * ex2.approx and div.approx instructions, where exp() and `/` cost a 16-bit C's GELU 2% more
+ * at 4096^3 for the same accuracy, measured within 0.18 * 2^-20 |x| of the exact value over
+ * every float (docs/precision.md); right at both ends (x * 1/inf = -0, x * 1/1 = x). */
 inline float gemm_act(const float x)
 {
 #if GEMM_ACT == 1
     return x < 0.0f ? 0.0f : x;
 #elif GEMM_ACT == 2
-    return x / (1.0f + exp(-1.5957691216f * (x + 0.044715f * x * x * x)));
+    return x * native_recip(1.0f + native_exp2(-2.3022082f * (x + 0.044715f * x * x * x)));
 #else
     return x;
 #endif
@@ -236,7 +239,7 @@ inline float4 gemm_act4(const float4 x)
 #if GEMM_ACT == 1
     return select(x, (float4)(0.0f), x < 0.0f);
 #elif GEMM_ACT == 2
-    return x / (1.0f + exp(-1.5957691216f * (x + 0.044715f * x * x * x)));
+    return x * native_recip(1.0f + native_exp2(-2.3022082f * (x + 0.044715f * x * x * x)));
 #else
     return x;
 #endif

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "program.h"
+#include "ptx_maxnreg.h"
 
 /* The arithmetic a variant really does with these parameters; host/cli/check.c holds the
  * error bound of each name (docs/precision.md says why each holds). */
@@ -178,6 +179,12 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
         return PLAN_INVALID;
     }
     plan->swap = swap == 1;
+    const long maxnreg = params_get(&plan->params, "MAXNREG", 0);
+    if (maxnreg != 0 && (maxnreg < PTX_MAXNREG_MIN || maxnreg > PTX_MAXNREG_MAX)) {
+        err_set(e, "MAXNREG=%ld: 0 (the compiler's choice) or a register cap from %d to %d",
+                maxnreg, PTX_MAXNREG_MIN, PTX_MAXNREG_MAX);
+        return PLAN_INVALID;
+    }
     const gemm_build asked = plan->swap ? gemm_build_swapped(want) : *want;
     plan->batched = asked.batched && v->batched;
     plan->build = asked;
@@ -220,13 +227,20 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
     if (!source)
         return PLAN_ERROR;
     char defines[400], build_defines[160], options[1024];
-    params kernel_params = plan->params; /* less SPLITK, SWAP and READT: the host's own */
+    params kernel_params = plan->params; /* less SPLITK, SWAP, READT, MAXNREG: the host's own */
     kernel_params.count = 0;
     for (int i = 0; i < plan->params.count; i++)
         if (strcmp(plan->params.kv[i].key, "SPLITK") != 0 &&
             strcmp(plan->params.kv[i].key, "SWAP") != 0 &&
-            strcmp(plan->params.kv[i].key, "READT") != 0)
+            strcmp(plan->params.kv[i].key, "READT") != 0 &&
+            strcmp(plan->params.kv[i].key, "MAXNREG") != 0)
             kernel_params.kv[kernel_params.count++] = plan->params.kv[i];
+    /* MAXNREG=N caps the kernel's registers in its PTX (program.h); 0 leaves the compiler's
+     * choice. */
+    char maxnreg_option[48] = "";
+    if (maxnreg > 0)
+        snprintf(maxnreg_option, sizeof maxnreg_option, " %s%ld", PROGRAM_MAXNREG_OPTION,
+                 maxnreg);
     params_to_defines(&kernel_params, defines, sizeof defines);
     /* A split plan's kernel writes plain float partial sums; C's type and the epilogue are
      * the reduction's (splitk.c), which alone stores C; step 10 stores C itself. */
@@ -247,10 +261,10 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
      * OpenCL 1.2 gives; on NVIDIA a device-wide PTX fence orders plain accesses instead
      * (cl/skinny_ksplit.h). */
     const bool nv_partials = plan->ksplit_fused && !v->tma && dev->nv_cc_major >= 0;
-    snprintf(options, sizeof options, "%s %s -DDTYPE=%d %s%s%s%s -DCLGEMM_LOCAL_BYTES=%llu %s",
+    snprintf(options, sizeof options, "%s %s -DDTYPE=%d %s%s%s%s%s -DCLGEMM_LOCAL_BYTES=%llu %s",
              PROGRAM_BASE_OPTIONS, v->options, (int)dtype, defines, build_defines,
              plan->ksplit_fused ? " -DGEMM_KSPLIT=1" : "",
-             nv_partials ? " -DCLGEMM_NV_PARTIALS=1" : "",
+             nv_partials ? " -DCLGEMM_NV_PARTIALS=1" : "", maxnreg_option,
              (unsigned long long)device_local_mem_usable(dev), extra ? extra : "");
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);

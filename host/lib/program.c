@@ -6,7 +6,8 @@
 
 #include "cache.h"
 #include "kernel_sources.h"
-#include "ptx_retarget.h"
+#include "program_internal.h"
+#include "ptx_maxnreg.h"
 
 static char *read_file(const char *path)
 {
@@ -131,7 +132,7 @@ fail:
 
 char *kernel_source_load(const char *file, errbuf *e) { return expand(file, 0, e); }
 
-static char *build_log(cl_program prog, cl_device_id dev)
+char *program_build_log(cl_program prog, cl_device_id dev)
 {
     size_t size = 0;
     if (clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS)
@@ -157,7 +158,8 @@ static char *cache_key(const device_info *dev, const char *source, const char *o
                  dev->platform_name, dev->name, dev->vendor, dev->driver, dev->version, options,
                  (unsigned long long)fnv1a64(source, strlen(source), FNV1A64_SEED),
                  strlen(source),
-                 /* the post-pass made the binary too; bump it when its rules change */
+                 /* the post-pass made the binary too; bump it when its rules change (the
+                  * register cap's value is in the options) */
                  retarget ? "post=ptx-sm90a-v1\n" : "");
     return key;
 }
@@ -210,11 +212,25 @@ bool program_wants_sm90a(const char *options)
     return false;
 }
 
-static void show_log(cl_program prog, cl_device_id dev, const char *what, const char *options)
+int program_ptx_maxnreg(const char *options)
+{
+    static const char flag[] = PROGRAM_MAXNREG_OPTION;
+    for (const char *p = options; (p = strstr(p, flag)); p += sizeof flag - 1)
+        if (p == options || p[-1] == ' ' || p[-1] == '\t') {
+            char *end;
+            long n = strtol(p + sizeof flag - 1, &end, 10);
+            if (end != p + sizeof flag - 1 && (*end == '\0' || *end == ' ' || *end == '\t'))
+                return n > 0 && n < 1000 ? (int)n : -1;
+            return -1;
+        }
+    return 0;
+}
+
+void program_show_log(cl_program prog, cl_device_id dev, const char *what, const char *options)
 {
     const char *show = getenv("CLGEMM_SHOW_BUILD_LOG");
     if (show && *show && strcmp(show, "0") != 0) {
-        char *text = build_log(prog, dev);
+        char *text = program_build_log(prog, dev);
         fprintf(stderr, "clgemm: build log%s (%s):\n%s\n", what, options, text ? text : "");
         free(text);
     }
@@ -228,7 +244,7 @@ static void line_at(const char *p, char *out, size_t size)
 }
 
 /* The first line of a build log that says something, for a one-line reason. */
-static void first_words(const char *log, char *out, size_t size)
+void program_first_words(const char *log, char *out, size_t size)
 {
     const char *p = log ? log : "";
     while (*p == '\n' || *p == '\r' || *p == ' ')
@@ -242,105 +258,13 @@ static void first_error(const char *log, char *out, size_t size)
 {
     const char *p = log ? strstr(log, "error: ") : NULL;
     if (!p) {
-        first_words(log, out, size);
+        program_first_words(log, out, size);
         return;
     }
     p += strlen("error: ");
     /* an #error's text starts at its quote, past any file:line: prefix */
     const char *quote = memchr(p, '"', strcspn(p, "\r\n"));
     line_at(quote ? quote : p, out, size);
-}
-
-/* CLGEMM_DUMP_PTX=dir keeps both texts of the post-pass, for reading on the GPU machine:
- * dir/<hash>.sm90.ptx as NVIDIA made it, dir/<hash>.sm90a.ptx as rebuilt (hash of the first). */
-static void dump_ptx(const char *what, const char *text, size_t len, uint64_t hash)
-{
-    const char *dir = getenv("CLGEMM_DUMP_PTX");
-    if (!dir || !*dir || !text)
-        return;
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%016llx.%s.ptx", dir, (unsigned long long)hash, what);
-    FILE *f = fopen(path, "wb");
-    if (f) {
-        fwrite(text, 1, len, f);
-        fclose(f);
-        fprintf(stderr, "clgemm: wrote %s\n", path);
-    }
-}
-
-/* The sm_90a post-pass (see ptx_retarget.h): NVIDIA returns the PTX of the first build as its
- * "binary"; the rewritten text is built again as a binary.  NULL with *unsupported set and the
- * reason in e (the second build's log in *log) when the device cannot take it: those are
- * facts about the device and driver, not bugs in a kernel, so the plan says "unsupported". */
-static cl_program retarget_sm90a(cl_context ctx, const device_info *dev, cl_program first,
-                                 const char *options, char **log, bool *unsupported, errbuf *e)
-{
-    *unsupported = true;
-    size_t len = 0;
-    unsigned char *ptx = NULL;
-    char *text = NULL;
-    cl_program prog = NULL;
-    cl_int st = clGetProgramInfo(first, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL);
-    if (st != CL_SUCCESS || len == 0) {
-        err_set(e, "sm_90a post-pass: the first build has no binary to rewrite (%s)",
-                cl_error_name(st));
-        return NULL;
-    }
-    if (!(ptx = malloc(len))) {
-        err_set(e, "out of host memory");
-        *unsupported = false;
-        return NULL;
-    }
-    unsigned char *bins[1] = { ptx };
-    st = clGetProgramInfo(first, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL);
-    if (st != CL_SUCCESS) {
-        err_set(e, "sm_90a post-pass: clGetProgramInfo(CL_PROGRAM_BINARIES) failed: %s",
-                cl_error_name(st));
-        goto done;
-    }
-    errbuf why = { "" };
-    size_t text_len = 0;
-    int rewritten = 0;
-    text = ptx_retarget_sm90a((const char *)ptx, len, &text_len, &rewritten, &why);
-    const uint64_t hash = fnv1a64(ptx, len, FNV1A64_SEED);
-    dump_ptx("sm90", (const char *)ptx, strnlen((const char *)ptx, len), hash);
-    dump_ptx("sm90a", text, text_len, hash);
-    if (!text) {
-        err_set(e, "sm_90a post-pass: %s", why.msg);
-        goto done;
-    }
-    /* Hand the text back the way NVIDIA handed it out: with the terminating NUL when its
-     * binary had one (the program cache round-trips those binaries unchanged). */
-    size_t give = text_len + (ptx[len - 1] == '\0' ? 1 : 0);
-    const unsigned char *in[1] = { (const unsigned char *)text };
-    cl_int bin_st = CL_SUCCESS;
-    prog = clCreateProgramWithBinary(ctx, 1, &dev->id, &give, in, &bin_st, &st);
-    if (!prog || st != CL_SUCCESS || bin_st != CL_SUCCESS) {
-        err_set(e, "sm_90a post-pass: clCreateProgramWithBinary refused the rewritten PTX: %s",
-                cl_error_name(st != CL_SUCCESS ? st : bin_st));
-        if (prog)
-            clReleaseProgram(prog);
-        prog = NULL;
-        goto done;
-    }
-    st = clBuildProgram(prog, 1, &dev->id, options, NULL, NULL);
-    if (st != CL_SUCCESS) {
-        *log = build_log(prog, dev->id);
-        char first_line[256];
-        first_words(*log, first_line, sizeof first_line);
-        err_set(e, "the sm_90a build of the rewritten PTX (%d Hopper instructions) failed: %s: "
-                   "%s",
-                rewritten, cl_error_name(st), first_line);
-        clReleaseProgram(prog);
-        prog = NULL;
-        goto done;
-    }
-    show_log(prog, dev->id, " of the sm_90a rebuild", options);
-    *unsupported = false;
-done:
-    free(ptx);
-    free(text);
-    return prog;
 }
 
 static cl_program build_with(cl_context ctx, const device_info *dev, const char *source,
@@ -351,6 +275,20 @@ static cl_program build_with(cl_context ctx, const device_info *dev, const char 
     *cached = false;
     *unsupported = false;
     const bool retarget = program_wants_sm90a(options);
+    const int maxnreg = program_ptx_maxnreg(options);
+    if (maxnreg != 0 && (maxnreg < PTX_MAXNREG_MIN || maxnreg > PTX_MAXNREG_MAX)) {
+        err_set(e, "MAXNREG: a register cap from %d to %d (PTX's .maxnreg)", PTX_MAXNREG_MIN,
+                PTX_MAXNREG_MAX);
+        return NULL;
+    }
+    if (maxnreg > 0 && dev->nv_cc_major < 0) {
+        /* Only NVIDIA's binaries are PTX text that a directive can be written into. */
+        *unsupported = true;
+        err_set(e, "MAXNREG=%d caps registers through NVIDIA's PTX (.maxnreg); %s is not an "
+                   "NVIDIA device",
+                maxnreg, dev->name);
+        return NULL;
+    }
     if (retarget && dev->nv_cc_major != 9) {
         /* wgmma and friends exist only on sm_90a; nothing else can run what this builds. */
         *unsupported = true;
@@ -375,7 +313,7 @@ static cl_program build_with(cl_context ctx, const device_info *dev, const char 
     }
     st = clBuildProgram(prog, 1, &dev->id, options, NULL, NULL);
     if (st != CL_SUCCESS) {
-        *log = build_log(prog, dev->id);
+        *log = program_build_log(prog, dev->id);
         char reason[256];
         first_error(*log, reason, sizeof reason);
         err_set(e, "clBuildProgram failed: %s: %s", cl_error_name(st), reason);
@@ -385,9 +323,10 @@ static cl_program build_with(cl_context ctx, const device_info *dev, const char 
     }
     /* For kernel work: the compiler's words on a good build (registers, spills on NVIDIA
      * with CLGEMM_BUILD_OPTIONS=-cl-nv-verbose). */
-    show_log(prog, dev->id, "", options);
-    if (retarget) {
-        cl_program final = retarget_sm90a(ctx, dev, prog, options, log, unsupported, e);
+    program_show_log(prog, dev->id, "", options);
+    if (retarget || maxnreg > 0) {
+        cl_program final = program_ptx_postpass(ctx, dev, prog, options, retarget, maxnreg,
+                                                log, unsupported, e);
         clReleaseProgram(prog);
         if (!final) {
             free(key);

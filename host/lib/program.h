@@ -36,6 +36,13 @@ cl_program program_build(cl_context ctx, const device_info *dev, const char *sou
 #define PROGRAM_SM90A_OPTION "-DCLGEMM_PTX_SM90A=1"
 bool program_wants_sm90a(const char *options);
 
+/* The build option that asks for a register cap, `-DCLGEMM_PTX_MAXNREG=N` (a plan's MAXNREG
+ * parameter): on NVIDIA the build goes through the PTX post-pass of ptx_maxnreg.h (with the
+ * sm_90a one where both are asked for); elsewhere NULL comes back with *unsupported set.
+ * program_ptx_maxnreg returns N, 0 where the option is absent, -1 where it is malformed. */
+#define PROGRAM_MAXNREG_OPTION "-DCLGEMM_PTX_MAXNREG="
+int program_ptx_maxnreg(const char *options);
+
 /* Options every kernel is built with, before its backend's (-cl-std, see backend.h) and its
  * -D parameters. */
 #define PROGRAM_BASE_OPTIONS "-cl-mad-enable"

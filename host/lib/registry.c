@@ -75,7 +75,7 @@ static const variant variants[] = {
          "BM=128 BN=128 BK=16 TM=8 TN=8 VEC=4", "", LAUNCH_TILE, 4),
     /* Step 7 reads A stored K x M and B stored N x K in place (GEMM_TRANS_A/B). */
     SIMT_T("warp_tiled", "07_warp_tiled.cl", "gemm_warp_tiled",
-           "BM=128 BN=128 BK=8 TM=8 TN=8 WM=128 WN=16 VEC=4 CLAMP=0 READT=0", "WARP APAD PREFETCH",
+           "BM=128 BN=128 BK=8 TM=8 TN=8 WM=128 WN=16 VEC=4 CLAMP=0 READT=0", "WARP APAD PREFETCH MAXNREG",
            LAUNCH_TILE, 4, TRANS_A | TRANS_B),
 
     /* Step 8: NVIDIA first, then the other vendors' doors (compile-tested only, see
