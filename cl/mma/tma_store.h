@@ -114,8 +114,10 @@
  * 2026-11-26_nvidia-h100/probes/).  Where the bias runs along C's rows in memory (one value
  * per column of a row-major C, per row of a transposed one), every pair a work-item stores in
  * a chunk meets the same two values: its pairs lie WGMMA_THREADS apart, a multiple of a line's
- * pairs.  Then the chunk reads them once, before its stores; the values and bits are those of
- * gemm_store2_along. */
+ * pairs.  Then the work-item reads them once per chunk; the values and bits are those of
+ * gemm_store2_along.  And it reads every chunk's pair at once, where the stores begin: read at
+ * each chunk, the load's trip to memory stood between the chunk's barrier and its stores, once
+ * per chunk and tile (probe150). */
 #define STORE_BIAS_ONCE (GEMM_HAS_BIAS && GEMM_BIAS_ROWS == GEMM_TRANS_C)
 
 /* The bias at k and k + 1 of the tile, each read only where it exists (below `left`). */
@@ -154,13 +156,17 @@ inline void tma_store2_biased(__global gemm_c_t *C, const int ldc, const int r, 
 #define STORE_ROW(e) (wg * 64 + STORE_PAIR_R(e))
 #define STORE_COL(e) (j * WGN + q * STORE_CW + STORE_PAIR_C(e))
 #if STORE_BIAS_ONCE
-#define STORE_BIAS_FETCH(rows, cols, guarded)                                                \
-    const float2 b_ = tma_store_bias2(bias, GEMM_BIAS_ROWS ? STORE_ROW(sl_) : STORE_COL(sl_), \
-                                      GEMM_BIAS_ROWS ? (rows) : (cols), guarded)
+/* Every chunk's two values, guarded by the tile's real edge (a full tile passes every test). */
+#define STORE_BIAS_PREFETCH()                                                                \
+    float2 bq_[WG_NI][WGN / STORE_CW];                                                       \
+    _Pragma("unroll") for (int j = 0; j < WG_NI; ++j)                                        \
+    _Pragma("unroll") for (int q = 0; q < WGN / STORE_CW; ++q)                               \
+        bq_[j][q] = tma_store_bias2(bias, GEMM_BIAS_ROWS ? STORE_ROW(sl_) : STORE_COL(sl_),   \
+                                    GEMM_BIAS_ROWS ? rows_left : cols_left, true)
 #define STORE_PAIR_OUT(r, c, v, rows, cols, guarded)                                         \
-    tma_store2_biased(C, ldc, r, c, (v).x, (v).y, b_, alpha, beta, rows, cols, guarded)
+    tma_store2_biased(C, ldc, r, c, (v).x, (v).y, bq_[j][q], alpha, beta, rows, cols, guarded)
 #else
-#define STORE_BIAS_FETCH(rows, cols, guarded) ((void)0)
+#define STORE_BIAS_PREFETCH() ((void)0)
 #define STORE_PAIR_OUT(r, c, v, rows, cols, guarded)                                         \
     gemm_store2_along(C, ldc, bias, r, c, (v).x, (v).y, alpha, beta, rows, cols, guarded)
 #endif
@@ -168,7 +174,6 @@ inline void tma_store2_biased(__global gemm_c_t *C, const int ldc, const int r, 
 /* The stores of a staged chunk's pairs v_ (the tests outside, as in TMA_STORE_DIRECT). */
 #define TMA_STORE_CHUNK(rows, cols, guarded)                                                 \
     do {                                                                                     \
-        STORE_BIAS_FETCH(rows, cols, guarded);                                               \
         _Pragma("unroll") for (int it = 0; it < STORE_CW / 4; ++it) {                        \
             const int e_ = sl_ + it * WGMMA_THREADS;                                         \
             STORE_PAIR_OUT(STORE_ROW(e_), STORE_COL(e_), v_[it], rows, cols, guarded);       \
@@ -184,6 +189,7 @@ inline void tma_store2_biased(__global gemm_c_t *C, const int ldc, const int r, 
         __local float *stage_ = (__local float *)(wgmma_arena_w_ + STORE_AT +                \
                                                   (wg < CONSUMERS ? wg : 0) * STORE_REGION);  \
         STORE_LANE();                                                                        \
+        STORE_BIAS_PREFETCH();                                                               \
         STORE_SYNC_RING(); /* every wgmma has read the ring */                               \
         _Pragma("unroll") for (int j = 0; j < WG_NI; ++j)                                    \
         _Pragma("unroll") for (int q = 0; q < WGN / STORE_CW; ++q) {                         \
