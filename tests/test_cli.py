@@ -179,6 +179,20 @@ except (ValueError, KeyError, IndexError) as exc:
     out += repr(exc)
 expect(ok, '--dtype f16 without matrix units: tensor_core unsupported (why), JSON dtype f16',
        out + err)
+# MAXNREG (a register cap written into NVIDIA's PTX): out of range is a bad parameter, and off
+# NVIDIA the row says unsupported and why, never a silent build without the cap.
+rc, out, err = run('--device', 'pocl', '--algo', 'warp_tiled:MAXNREG=128', '--algo',
+                   'warp_tiled:MAXNREG=12', '--size', '24', '--iters', '1', '--format', 'json',
+                   '--quiet')
+try:
+    rows = json.loads(out)['results'][0]['rows']
+    capped, bad = rows[0], rows[1]
+    ok = (capped['status'] == 'unsupported' and 'not an NVIDIA device' in capped['note'] and
+          bad['status'].lower() == 'error' and '16 to 255' in bad['note'])
+except (ValueError, KeyError, IndexError) as exc:
+    ok = False
+    out += repr(exc)
+expect(ok, 'MAXNREG: unsupported off NVIDIA (why), out of range refused', out + err)
 rc, out, err = run('--device', 'pocl', '--dtype', 'tf32x3', '--size', '24', '--iters', '1',
                    '--format', 'csv', '--quiet', env={'CLGEMM_EMULATE_MATRIX': '1'})
 rows = list(csv.DictReader(io.StringIO(out)))
