@@ -219,9 +219,9 @@ int program_ptx_maxnreg(const char *options)
         if (p == options || p[-1] == ' ' || p[-1] == '\t') {
             char *end;
             long n = strtol(p + sizeof flag - 1, &end, 10);
-            if (end != p + sizeof flag - 1 && (*end == '\0' || *end == ' ' || *end == '\t'))
-                return n > 0 && n < 1000 ? (int)n : -1;
-            return -1;
+            const bool whole = end != p + sizeof flag - 1 &&
+                               (*end == '\0' || *end == ' ' || *end == '\t');
+            return whole && n >= PTX_MAXNREG_MIN && n <= PTX_MAXNREG_MAX ? (int)n : -1;
         }
     return 0;
 }
@@ -276,7 +276,7 @@ static cl_program build_with(cl_context ctx, const device_info *dev, const char 
     *unsupported = false;
     const bool retarget = program_wants_sm90a(options);
     const int maxnreg = program_ptx_maxnreg(options);
-    if (maxnreg != 0 && (maxnreg < PTX_MAXNREG_MIN || maxnreg > PTX_MAXNREG_MAX)) {
+    if (maxnreg < 0) {
         err_set(e, "MAXNREG: a register cap from %d to %d (PTX's .maxnreg)", PTX_MAXNREG_MIN,
                 PTX_MAXNREG_MAX);
         return NULL;

@@ -39,7 +39,8 @@ bool program_wants_sm90a(const char *options);
 /* The build option that asks for a register cap, `-DCLGEMM_PTX_MAXNREG=N` (a plan's MAXNREG
  * parameter): on NVIDIA the build goes through the PTX post-pass of ptx_maxnreg.h (with the
  * sm_90a one where both are asked for); elsewhere NULL comes back with *unsupported set.
- * program_ptx_maxnreg returns N, 0 where the option is absent, -1 where it is malformed. */
+ * program_ptx_maxnreg returns N, 0 where the option is absent, -1 where it is malformed or N
+ * lies outside PTX_MAXNREG_MIN..PTX_MAXNREG_MAX. */
 #define PROGRAM_MAXNREG_OPTION "-DCLGEMM_PTX_MAXNREG="
 int program_ptx_maxnreg(const char *options);
 

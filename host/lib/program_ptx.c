@@ -44,7 +44,7 @@ cl_program program_ptx_postpass(cl_context ctx, const device_info *dev, cl_progr
     cl_program prog = NULL;
     cl_int st = clGetProgramInfo(first, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL);
     if (st != CL_SUCCESS || len == 0) {
-        err_set(e, "sm_90a post-pass: the first build has no binary to rewrite (%s)",
+        err_set(e, "PTX post-pass: the first build has no binary to rewrite (%s)",
                 cl_error_name(st));
         return NULL;
     }
@@ -56,7 +56,7 @@ cl_program program_ptx_postpass(cl_context ctx, const device_info *dev, cl_progr
     unsigned char *bins[1] = { ptx };
     st = clGetProgramInfo(first, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL);
     if (st != CL_SUCCESS) {
-        err_set(e, "sm_90a post-pass: clGetProgramInfo(CL_PROGRAM_BINARIES) failed: %s",
+        err_set(e, "PTX post-pass: clGetProgramInfo(CL_PROGRAM_BINARIES) failed: %s",
                 cl_error_name(st));
         goto done;
     }
@@ -73,10 +73,10 @@ cl_program program_ptx_postpass(cl_context ctx, const device_info *dev, cl_progr
             goto done;
         }
     }
-    if (maxnreg > 0) {
-        char *capped = retarget ? ptx_cap_registers(text, text_len, maxnreg, &text_len, NULL, &why)
-                                : ptx_cap_registers((const char *)ptx, len, maxnreg, &text_len,
-                                                    NULL, &why);
+    if (maxnreg > 0) { /* over the sm_90a text where there is one, else NVIDIA's own */
+        const char *from = retarget ? text : (const char *)ptx;
+        char *capped =
+            ptx_cap_registers(from, retarget ? text_len : len, maxnreg, &text_len, NULL, &why);
         free(text);
         text = capped;
         if (!text) {
