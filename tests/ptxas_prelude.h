@@ -5,9 +5,13 @@
                          (d) == 1 ? __nvvm_read_ptx_sreg_ctaid_y() : __nvvm_read_ptx_sreg_ctaid_z())
 #define get_num_groups(d) ((d) == 0 ? __nvvm_read_ptx_sreg_nctaid_x() : __nvvm_read_ptx_sreg_nctaid_y())
 #define barrier(f) __syncthreads()
-/* cl/epilogue.h's built-ins: GELU's exp and reciprocal (stand-ins of similar shape, for float
+/* cl/epilogue.h's built-ins: GELU's exp, reciprocal and scalar fma (stand-ins of similar shape, for float
  * and float4 alike) and the f16 loads and stores, as NVIDIA's single conversion instructions */
 #define exp(x) (1.0f / (1.0f + (x) * (x)))
+__attribute__((overloadable)) static inline float fma(float a, float b, float c)
+{
+    return __builtin_fmaf(a, b, c);
+}
 #define native_recip(x) (1.0f / (x))
 #define native_exp2(x) exp(x)
 #define vstore_half_rte(v, o, p) (((__global ushort *)(p))[o] = __nvvm_f2h_rn(v))
