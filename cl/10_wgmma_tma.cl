@@ -198,6 +198,16 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
     const bool edge = rows_left < BM || cols_left < BN || ((offC | ldc) & 1);
 
 #if !CLGEMM_EMULATE_TMA
+    /* Kept maps are already whole in global memory: their fetch can start before the set-up
+     * below rather than wait for the first copy.  A small call's start is much of its time:
+     * 16-bit batches of 512 x 128^2 x 64 ran 4-5% faster (probes 155-156, bench/results/
+     * 2026-11-27_nvidia-h100). */
+    if (map_kept && tid == PRODUCER0) {
+        TMA_MAP_PREFETCH(maps);
+        TMA_MAP_PREFETCH(maps + 128);
+        if (cmap)
+            TMA_MAP_PREFETCH(maps + 256);
+    }
     const uint full0 = TMA_LOCAL_ADDR(bars), empty0 = full0 + 8u * STAGES;
     if (tid == 0) {
         for (int s = 0; s < STAGES; ++s) {

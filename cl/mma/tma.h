@@ -168,6 +168,10 @@ inline int tma_bar_done(const uint bar, const uint parity)
         TMA_MAP_RELEASE();                                                                \
         asm volatile("// @sm90a fence.proxy.async.shared::cta;" ::: "memory");            \
     } while (0)
+/* A hint that a copy will soon go through the map at `map` (global memory): the copy engine
+ * fetches the 128 bytes now, while the group sets up, instead of at its first copy. */
+#define TMA_MAP_PREFETCH(map)                                                             \
+    asm volatile("// @sm90a prefetch.tensormap [%0];" ::"l"(map) : "memory")
 /* Any thread, before the first copy through a map that was changed (TMA_MAPS_PUBLISH). */
 #define TMA_MAP_ACQUIRE(map)                                                              \
     asm volatile("// @sm90a fence.proxy.tensormap::generic.acquire.gpu [%0], 128;"        \
