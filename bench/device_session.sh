@@ -16,6 +16,11 @@
 #                    (bench/check_registers.sh)
 #   PRESET[@SIZES]   bench/run.py PRESET (readme, llama, layouts, ...); with SIZES ('+' between
 #                    them) as its --sizes, a probe of a few shapes, under probes/ in the tarball
+#   PRESET%K/N       part K of N of a preset too long for one command (bench/run.py --part),
+#                    written under this tree's bench/results: part 1 starts the run's folder;
+#                    for a later part, first unpack the earlier parts' tarball into
+#                    bench/results here (untracked files travel to the machine).  The whole
+#                    folder comes back in the tarball.
 #
 # usage (here first: git rev-parse HEAD > .gpu/commit, as the device's copy of .git may be
 # stale; meta.json then names that commit):
@@ -51,7 +56,7 @@ for step in "$@"; do
         continue
     fi
     left=$(( budget + 50 - $(elapsed) ))
-    log="$out/${step//[:,+@]/_}.log"
+    log="$out/${step//[:,+@%\/]/_}.log"
     case $step in
     tune*)
         purposes=${step#tune}; purposes=${purposes#:}
@@ -83,6 +88,14 @@ for step in "$@"; do
         timeout "$left" python3 bench/run.py "${step%@*}" --clgemm "$clgemm" --device "$device" \
             --sizes "$(echo "${step#*@}" | tr + ,)" --out /tmp/device_results/probes \
             > "$log" 2>&1 || status=1 ;;
+    *%*)
+        timeout "$left" python3 bench/run.py "${step%%%*}" --clgemm "$clgemm" --device "$device" \
+            --part "${step#*%}" --out bench/results > "$log" 2>&1 || status=1
+        folder=$(sed -n 's/^run.py: .* cases -> //p' "$log" | tail -1)
+        if [ -n "$folder" ]; then
+            mkdir -p "/tmp/device_results/$(dirname "${folder#bench/results/}")"
+            cp -r "$folder" "/tmp/device_results/${folder#bench/results/}"
+        fi ;;
     *)
         timeout "$left" python3 bench/run.py "$step" --clgemm "$clgemm" --device "$device" \
             --out /tmp/device_results > "$log" 2>&1 || status=1 ;;

@@ -2,7 +2,8 @@
 """The one benchmark runner: re-measures what the README and docs/results.md show.
 
 usage: bench/run.py PRESET [--clgemm build/clgemm] [--device SPEC] [--out bench/results]
-                           [--sizes 4096,1000x3000x777] [--iters N] [--build] [--dry-run]
+                           [--sizes 4096,1000x3000x777] [--iters N] [--part K/N] [--build]
+                           [--dry-run]
 
 Presets (each feeds one table of docs/results.md):
   quick        the README's quick-start job: clgemm with no --algo (every algorithm) at the
@@ -27,11 +28,19 @@ same command (bench/cublas.py, after the clgemm processes).  Each preset writes
 OUT/<date>_<device>/<preset>/: one clgemm JSON per case, cublas.json and meta.json (device,
 driver, date, clgemm version, git commit, command line).  Nothing is built unless --build is
 given.  Then run bench/render.py to rewrite docs/results.md and the README's tables.
+
+--part K/N runs every N-th case from the K-th on (so each part gets its share of the large
+sizes), for a preset that does not fit one command of a machine lent by the minute.  Part 1
+starts a folder; part K > 1 adds its cases to the newest folder of that preset and device
+under --out that was measured from the same commit and lacks part K, and appends its cuBLAS
+rows to cublas.json.  Every part times cuBLAS in its own command, beside its own clgemm
+rows, so each ratio still comes from one command; meta.json's "parts" says when each ran.
 Progress goes to stderr.  Exit status: 0 when every clgemm process verified every row, 1 when
 one did not (its JSON is kept), 2 on bad usage.
 """
 import argparse
 import datetime
+import glob
 import json
 import os
 import re
@@ -310,8 +319,30 @@ def free_folder(path):
     return '%s-%d' % (path, n)
 
 
+def part_folder(preset, args, device, commit):
+    """The folder part K > 1 of --part adds to (see the module's doc), or None."""
+    k, n = args.part
+    best = None
+    for meta_path in glob.glob(os.path.join(args.out, '*', preset + '*', 'meta.json')):
+        try:
+            with open(meta_path) as f:
+                meta = json.load(f)
+        except (OSError, ValueError):
+            continue
+        parts = meta.get('parts') or {}
+        if (meta.get('preset') == preset and meta.get('device') == device['device'] and
+                meta.get('git_commit') == commit and meta.get('part_count') == n and
+                '%d/%d' % (k, n) not in parts and
+                (best is None or meta.get('started', '') > best[1].get('started', ''))):
+            best = (os.path.dirname(meta_path), meta)
+    return best
+
+
 def run_preset(preset, args, device, base):
     cases = preset_cases(preset, args.sizes)
+    if args.part:
+        k, n = args.part
+        cases = cases[k - 1::n]
     folder = os.path.join(base, preset) if args.dry_run else free_folder(
         os.path.join(base, preset))
     if args.dry_run:
@@ -325,17 +356,33 @@ def run_preset(preset, args, device, base):
             print('# cuBLAS %s at the size the quick job reports' %
                   ', '.join(cases[0].cublas))
         return 0
-    os.makedirs(folder)
     started = datetime.datetime.now(datetime.timezone.utc)
-    meta = {'preset': preset, 'date': started.strftime('%Y-%m-%d'),
-            'started': started.isoformat(timespec='seconds'), **device,
-            'clblast_version': clblast_version(),
-            # the GPU machine's copy of .git may be stale: bench/device_session.sh says which
-            'git_commit': os.environ.get('CLGEMM_GIT_COMMIT') or git('rev-parse', 'HEAD') or None,
-            'git_dirty': bool(git('status', '--porcelain', '--untracked-files=no'))
-            if git('rev-parse', 'HEAD') else None,
-            'command': shlex.join([os.path.relpath(sys.argv[0], ROOT)] + sys.argv[1:]),
-            'sizes': list(dict.fromkeys(c.size for c in cases if c.size)), 'cases': []}
+    # the GPU machine's copy of .git may be stale: bench/device_session.sh says which
+    commit = os.environ.get('CLGEMM_GIT_COMMIT') or git('rev-parse', 'HEAD') or None
+    command = shlex.join([os.path.relpath(sys.argv[0], ROOT)] + sys.argv[1:])
+    earlier = None
+    if args.part and args.part[0] > 1:
+        found = part_folder(preset, args, device, commit)
+        if not found:
+            say('--part %d/%d: no folder of %s on %s from commit %s under %s lacks this part '
+                '(run part 1 first, and bring its folder here)' % (
+                    *args.part, preset, device['device'], commit, args.out))
+            return 2
+        folder, earlier = found
+    else:
+        os.makedirs(folder)
+    meta = earlier or {
+        'preset': preset, 'date': started.strftime('%Y-%m-%d'),
+        'started': started.isoformat(timespec='seconds'), **device,
+        'clblast_version': clblast_version(), 'git_commit': commit,
+        'git_dirty': bool(git('status', '--porcelain', '--untracked-files=no'))
+        if git('rev-parse', 'HEAD') else None,
+        'command': command, 'sizes': [], 'cases': []}
+    meta['sizes'] = list(dict.fromkeys(meta['sizes'] + [c.size for c in cases if c.size]))
+    if args.part:
+        meta['part_count'] = args.part[1]
+        meta.setdefault('parts', {})['%d/%d' % args.part] = {
+            'started': started.isoformat(timespec='seconds'), 'command': command}
     docs, worst = [], 0
     for i, c in enumerate(cases):
         cmd = c.command(args)
@@ -358,17 +405,41 @@ def run_preset(preset, args, device, base):
                               'exit': code,
                               'seconds': round(time.time() - t0, 1),
                               'command': shlex.join(cmd)})
-    cub = run_cublas(cublas_jobs(cases, docs, args.iters), folder, False)
+    before = load_json_file(os.path.join(folder, 'cublas.json')) if earlier else None
+    jobs = cublas_jobs(cases, docs, args.iters)
+    cub = run_cublas(jobs, folder, False) if jobs or not args.part else None
     if cub and cub.get('measured') and cub.get('device') != device['device']:
         say('note: PyTorch timed %s, clgemm ran on %s' % (cub.get('device'), device['device']))
-    meta['cublas'] = 'measured' if cub and cub.get('measured') else \
-        'not measured: %s' % (cub or {}).get('reason')
-    meta['finished'] = datetime.datetime.now(datetime.timezone.utc).isoformat(
-        timespec='seconds')
+    cublas_said = 'measured' if cub and cub.get('measured') else \
+        'not measured: %s' % (cub or {}).get('reason') if cub else 'no cuBLAS call in this part'
+    if before:  # the earlier parts' rows first, each measured in its own part's command
+        top = before if before.get('measured') or not cub else cub
+        merged = dict(top, rows=before.get('rows', []) + (cub or {}).get('rows', []))
+        with open(os.path.join(folder, 'cublas.json'), 'w') as f:
+            json.dump(merged, f, indent=1)
+    finished = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds')
+    if args.part:
+        meta['parts']['%d/%d' % args.part].update(finished=finished, cublas=cublas_said)
+        said = [p.get('cublas') for p in meta['parts'].values()
+                if p.get('cublas') != 'no cuBLAS call in this part']
+        meta['cublas'] = 'measured' if said and all(c == 'measured' for c in said) else \
+            '; '.join('part %s: %s' % (k, p.get('cublas')) for k, p in
+                      sorted(meta['parts'].items()))
+    else:
+        meta['cublas'] = cublas_said
+    meta['finished'] = finished
     with open(os.path.join(folder, 'meta.json'), 'w') as f:
         json.dump(meta, f, indent=1)
     say('%s: %d cases -> %s' % (preset, len(cases), os.path.relpath(folder)))
     return worst
+
+
+def load_json_file(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
 
 
 def build(args):
@@ -377,6 +448,14 @@ def build(args):
         if subprocess.run(['meson', 'setup', bdir, '--buildtype=release'], cwd=ROOT).returncode:
             return False
     return subprocess.run(['meson', 'compile', '-C', bdir], cwd=ROOT).returncode == 0
+
+
+def part_arg(text):
+    m = re.fullmatch(r'(\d+)/(\d+)', text)
+    if not m or not 1 <= int(m.group(1)) <= int(m.group(2)):
+        raise argparse.ArgumentTypeError("expected K/N with 1 <= K <= N, e.g. 1/2, got '%s'"
+                                         % text)
+    return int(m.group(1)), int(m.group(2))
 
 
 def main():
@@ -394,6 +473,8 @@ def main():
     ap.add_argument('--iters', type=int, help="clgemm's --iters (default: its own)")
     ap.add_argument('--extra', action='append', default=[], metavar='ARG',
                     help='one more clgemm argument (repeat)')
+    ap.add_argument('--part', type=part_arg, metavar='K/N',
+                    help='run the K-th of N interleaved shares of the cases (see below)')
     ap.add_argument('--timeout', type=int, default=1800, help='seconds per clgemm process')
     ap.add_argument('--build', action='store_true', help='meson setup/compile first')
     ap.add_argument('--dry-run', action='store_true', help='print the commands only')
