@@ -35,6 +35,8 @@ budget=540
 [ "${1:-}" = --budget ] && { budget=$2; shift 2; }
 [ $# -gt 0 ] || { echo "usage: $0 [--budget SECONDS] STEP..." >&2; exit 2; }
 out=${OUT:-/tmp/device_out}
+# A warm machine keeps /tmp between commands: this command's tarball holds this command's runs.
+rm -rf /tmp/device_results
 mkdir -p "$out" /tmp/device_results
 t0=$(date +%s)
 elapsed() { echo $(( $(date +%s) - t0 )); }
@@ -93,8 +95,8 @@ for step in "$@"; do
             --part "${step#*%}" --out bench/results > "$log" 2>&1 || status=1
         folder=$(sed -n 's/^run.py: .* cases -> //p' "$log" | tail -1)
         if [ -n "$folder" ]; then
-            mkdir -p "/tmp/device_results/$(dirname "${folder#bench/results/}")"
-            cp -r "$folder" "/tmp/device_results/${folder#bench/results/}"
+            dest=/tmp/device_results/${folder#bench/results/}
+            rm -rf "$dest" && mkdir -p "$(dirname "$dest")" && cp -r "$folder" "$dest"
         fi ;;
     *)
         timeout "$left" python3 bench/run.py "$step" --clgemm "$clgemm" --device "$device" \
