@@ -226,34 +226,38 @@ inline float4 gemm_bias_get4(__global const gemm_c_t *b)
 #define GEMM_GELU_C0 (-2.3022082f)  /* -2 sqrt(2/pi) log2(e) */
 #define GEMM_GELU_C1 (-0.10294324f) /* that times 0.044715 */
 
+/* The power of 2 and the reciprocal GELU takes.  On NVIDIA a fused GELU's time is its two
+ * special-function (MUFU) instructions and the instructions around them: a step 10 tile's
+ * epilogue overlaps no tensor work.  native_exp2 and native_recip become ex2.approx.f32 and
+ * div.approx.f32, whose denormal handling adds instructions per value; the .ftz forms are the
+ * bare operations.  At bf16 4096^3 with an fp32 C that took bias_gelu from +3.5% to +2.7% over
+ * the plain GEMM, same accuracy (probe151 in bench/results/2026-11-27_nvidia-h100/).
+ * Flushing changes nothing here: 1 + 2^z is never denormal, a denormal power beside 1 is lost
+ * in the sum either way, and a reciprocal of d > 2^126 only makes a GELU of magnitude below
+ * 2^-120 |x| a zero. */
 #if defined(CLGEMM_NV_SM80) && CLGEMM_NV_SM80
-/* On NVIDIA a fused GELU's time is its two special-function (MUFU) instructions and the
- * instructions around them: a step 10 tile's epilogue overlaps no tensor work.  native_exp2
- * and native_recip become ex2.approx.f32 and div.approx.f32, whose denormal handling adds
- * instructions per value; the .ftz forms are the bare operations.  At bf16 4096^3 with an
- * fp32 C that took bias_gelu from +3.5% to +2.7% over the plain GEMM, same accuracy
- * (probe151 in bench/results/2026-11-27_nvidia-h100/).  Flushing changes nothing here:
- * 1 + 2^z is never denormal, a denormal power beside 1 is lost in the sum either way, and a
- * reciprocal of d > 2^126 only makes a GELU of magnitude below 2^-120 |x| a zero. */
-inline float gemm_gelu(const float x)
+inline float gemm_gelu_exp2(const float z)
 {
-    float e, r;
-    const float z = x * fma(x * x, GEMM_GELU_C1, GEMM_GELU_C0);
+    float e;
     asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(z));
-    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(1.0f + e));
-    return x * r;
+    return e;
 }
-#define GEMM_GELU4(x)                                                                        \
-    ((float4)(gemm_gelu((x).x), gemm_gelu((x).y), gemm_gelu((x).z), gemm_gelu((x).w)))
+inline float gemm_gelu_recip(const float d)
+{
+    float r;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(d));
+    return r;
+}
 #else
+#define gemm_gelu_exp2 native_exp2
+#define gemm_gelu_recip native_recip
+#endif
+
 inline float gemm_gelu(const float x)
 {
-    return x * native_recip(1.0f + native_exp2(x * fma(x * x, GEMM_GELU_C1, GEMM_GELU_C0)));
+    const float z = x * fma(x * x, GEMM_GELU_C1, GEMM_GELU_C0);
+    return x * gemm_gelu_recip(1.0f + gemm_gelu_exp2(z));
 }
-#define GEMM_GELU4(x)                                                                        \
-    ((x) * native_recip(1.0f + native_exp2((x) * fma((x) * (x), (float4)(GEMM_GELU_C1),      \
-                                                     (float4)(GEMM_GELU_C0)))))
-#endif
 
 inline float gemm_act(const float x)
 {
@@ -271,7 +275,7 @@ inline float4 gemm_act4(const float4 x)
 #if GEMM_ACT == 1
     return select(x, (float4)(0.0f), x < 0.0f);
 #elif GEMM_ACT == 2
-    return GEMM_GELU4(x);
+    return (float4)(gemm_gelu(x.x), gemm_gelu(x.y), gemm_gelu(x.z), gemm_gelu(x.w));
 #else
     return x;
 #endif
