@@ -532,8 +532,17 @@ static void check_unsupported(cl_context ctx, const device_info *dev)
     const char *src = "__kernel void k(__global int *x) { x[0] = 1; }\n";
     const char *options = PROGRAM_BASE_OPTIONS " -cl-std=CL1.2 " PROGRAM_SM90A_OPTION;
     EXPECT(program_wants_sm90a(options) && !program_wants_sm90a("-DCLGEMM_PTX_SM90A=10") &&
-               !program_wants_sm90a("-DXCLGEMM_PTX_SM90A=1"),
+               !program_wants_sm90a("-DXCLGEMM_PTX_SM90A=1") &&
+               !program_wants_sm90a("-U-DCLGEMM_PTX_SM90A=1") &&
+               program_wants_sm90a("-DCLGEMM_PTX_SM90A=10 -DCLGEMM_PTX_SM90A=1"),
            "program_wants_sm90a reads the option as a word");
+    EXPECT(program_ptx_maxnreg("-DA=1 " PROGRAM_MAXNREG_OPTION "128 -DB=2") == 128 &&
+               program_ptx_maxnreg("-DA=1") == 0 &&
+               program_ptx_maxnreg("-U" PROGRAM_MAXNREG_OPTION "128") == 0 &&
+               program_ptx_maxnreg(PROGRAM_MAXNREG_OPTION "128x") == -1 &&
+               program_ptx_maxnreg(PROGRAM_MAXNREG_OPTION) == -1 &&
+               program_ptx_maxnreg(PROGRAM_MAXNREG_OPTION "12") == -1,
+           "program_ptx_maxnreg reads the option as a word, its value whole and in range");
 
     device_info fake = *dev;
     fake.nv_cc_major = 8;

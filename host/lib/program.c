@@ -200,30 +200,38 @@ static void to_cache(cl_program prog, const char *key)
     free(binary);
 }
 
+/* The first place at or after `from` where flag (len characters) starts a word of options,
+ * or NULL. */
+static const char *option_at(const char *options, const char *from, const char *flag,
+                             size_t len)
+{
+    for (const char *p = from; (p = strstr(p, flag)); p += len)
+        if (p == options || p[-1] == ' ' || p[-1] == '\t')
+            return p;
+    return NULL;
+}
+
 bool program_wants_sm90a(const char *options)
 {
     static const char flag[] = PROGRAM_SM90A_OPTION;
-    for (const char *p = options; (p = strstr(p, flag)); p += sizeof flag - 1) {
-        char after = p[sizeof flag - 1];
-        if ((p == options || p[-1] == ' ' || p[-1] == '\t') &&
-            (after == '\0' || after == ' ' || after == '\t'))
+    const size_t len = sizeof flag - 1;
+    for (const char *p = options; (p = option_at(options, p, flag, len)); p += len)
+        if (p[len] == '\0' || p[len] == ' ' || p[len] == '\t')
             return true;
-    }
     return false;
 }
 
 int program_ptx_maxnreg(const char *options)
 {
     static const char flag[] = PROGRAM_MAXNREG_OPTION;
-    for (const char *p = options; (p = strstr(p, flag)); p += sizeof flag - 1)
-        if (p == options || p[-1] == ' ' || p[-1] == '\t') {
-            char *end;
-            long n = strtol(p + sizeof flag - 1, &end, 10);
-            const bool whole = end != p + sizeof flag - 1 &&
-                               (*end == '\0' || *end == ' ' || *end == '\t');
-            return whole && n >= PTX_MAXNREG_MIN && n <= PTX_MAXNREG_MAX ? (int)n : -1;
-        }
-    return 0;
+    const char *p = option_at(options, options, flag, sizeof flag - 1);
+    if (!p)
+        return 0;
+    char *end;
+    const long n = strtol(p + sizeof flag - 1, &end, 10);
+    const bool whole =
+        end != p + sizeof flag - 1 && (*end == '\0' || *end == ' ' || *end == '\t');
+    return whole && n >= PTX_MAXNREG_MIN && n <= PTX_MAXNREG_MAX ? (int)n : -1;
 }
 
 void program_show_log(cl_program prog, cl_device_id dev, const char *what, const char *options)
