@@ -51,6 +51,7 @@ import time
 
 from presets import PRESETS, preset_cases
 from render import summary
+from render_load import load_json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -177,11 +178,7 @@ def part_folder(preset, args, device, commit):
     k, n = args.part
     best = None
     for meta_path in glob.glob(os.path.join(args.out, '*', preset + '*', 'meta.json')):
-        try:
-            with open(meta_path) as f:
-                meta = json.load(f)
-        except (OSError, ValueError):
-            continue
+        meta = load_json(meta_path) or {}
         parts = meta.get('parts') or {}
         if (meta.get('preset') == preset and meta.get('device') == device['device'] and
                 meta.get('git_commit') == commit and meta.get('part_count') == n and
@@ -258,7 +255,7 @@ def run_preset(preset, args, device, base):
                               'exit': code,
                               'seconds': round(time.time() - t0, 1),
                               'command': shlex.join(cmd)})
-    before = load_json_file(os.path.join(folder, 'cublas.json')) if earlier else None
+    before = load_json(os.path.join(folder, 'cublas.json')) if earlier else None
     jobs = cublas_jobs(cases, docs, args.iters)
     cub = run_cublas(jobs, folder, False) if jobs or not args.part else None
     if cub and cub.get('measured') and cub.get('device') != device['device']:
@@ -285,14 +282,6 @@ def run_preset(preset, args, device, base):
         json.dump(meta, f, indent=1)
     say('%s: %d cases -> %s' % (preset, len(cases), os.path.relpath(folder)))
     return worst
-
-
-def load_json_file(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
 
 
 def build(args):
