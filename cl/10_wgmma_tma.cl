@@ -66,7 +66,8 @@
  * (mma/tma.h) between two barriers (a CPU cannot spin on an mbarrier of its own group).
  *
  * Launch: TMA_THREADS = (BM/64) * 128 + 32 + ROUNDERS work-items per group (the consumers,
- * the producer warp, the rounders); group (x, y) computes, before the GM remapping, C's block at block column
+ * the producer warp, the rounders; with SETMAXNREG the producer is a warpgroup: 128);
+ * group (x, y) computes, before the GM remapping, C's block at block column
  * x, row y; with GEMM_BATCHED, of problem z (3-D tensor maps); with GEMM_KSPLIT, of K's
  * slice z, and the last group of a block to finish adds the slices up (mma/tma_ksplit.h: one
  * launch where a split plan elsewhere takes two).  Parameters (-D):
@@ -87,6 +88,8 @@
  *            register form)
  *   ROUNDER  with PACKA or PACKB 2, who rounds each slot (mma/tma_round.h): 0 the consumers
  *            on their way to the wgmmas, 1 a warpgroup of its own as the slot lands
+ *   SETMAXNREG  1 (BM 128, no ROUNDER): a producer warpgroup hands its registers to the
+ *            consumers (setmaxnreg), for tiles whose sums and fragments outgrow 168 each
  *   STAGED   1: C stored through local memory (the default where it fits, less GELU's), 0: directly
  *   PERSIST  with a batch: 0, a group per tile and problem; G > 0, about G groups per compute
  *            unit (the host launches fewer problems deep), each running its tile of every
@@ -221,19 +224,21 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    if (tid / 32 == PRODUCER0 / 32) { /* the producer: one work-item issues every copy */
-        if (tid == PRODUCER0) {
+    if (tid >= PRODUCER0 && tid < PRODUCER0 + PRODUCER_THREADS) {
+        /* the producer: one work-item issues every copy */
+        if (tid == PRODUCER0 && !map_kept) {
             /* The host encodes the maps with a placeholder address (OpenCL does not tell it a
              * buffer's): the producer writes the real ones in and publishes the maps to the
              * group's slot (mma/tma.h), through the ring's first slot, which no copy has
              * filled yet.  A kernel of its own did this before, at the price of a launch per
              * call. */
-            if (!map_kept) {
-                TMA_MAPS_PUBLISH(maps, TMA_MAPS_KEEPER && map_keep >= 0 ? kept : 0, maps_in,
-                                 arena4, A0_ + offA, B0_ + offB, C0_ + offC, K > 0, cmap);
-                TMA_MAP_ACQUIRE(maps);
-                TMA_MAP_ACQUIRE(maps + 128);
-            }
+            TMA_MAPS_PUBLISH(maps, TMA_MAPS_KEEPER && map_keep >= 0 ? kept : 0, maps_in, arena4,
+                             A0_ + offA, B0_ + offB, C0_ + offC, K > 0, cmap);
+            TMA_MAP_ACQUIRE(maps);
+            TMA_MAP_ACQUIRE(maps + 128);
+        }
+        TMA_SETMAXNREG_DEC(); /* after the publish, which holds the maps in registers */
+        if (tid == PRODUCER0) {
             FOR_EACH_PROBLEM {
                 (void)prob; /* read by the copies of a batch */
                 for (int i = 0; i < slices; ++i) {
@@ -252,6 +257,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
 #if ROUNDER
     TMA_ROUNDER(); /* the rounders' loop; they return (mma/tma_round.h) */
 #endif
+    TMA_SETMAXNREG_INC(); /* the producer's registers (SETMAXNREG) */
     const int lane = tid % 32;
 #endif
 

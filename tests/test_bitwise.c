@@ -147,6 +147,7 @@ int main(int argc, char **argv)
     /* Part 2: with B stored N x K both operands are read in place (lds of 1000 values lie on
      * 16 bytes); stored K x N, B goes through the pre-pass whatever PACKB says. */
 #define TILE "wgmma_tma:BM=64,BN=64,WGN=64,STAGES=4"
+#define WIDE "wgmma_tma:BM=128,BN=64,WGN=64,STAGES=4" /* two consumers, as SETMAXNREG needs */
     static const char *const pairs[][2] = {
         { TILE, TILE ",PACKA=2,PACKB=2" }, { TILE, TILE ",PACKB=2" }, { TILE, TILE ",PACKA=2" },
         { TILE ",SPLITK=2", TILE ",PACKA=2,PACKB=2,SPLITK=2" },
@@ -154,10 +155,11 @@ int main(int argc, char **argv)
         { TILE ",SPLITK=2", TILE ",PACKA=3,PACKB=2,SPLITK=2" },
         { TILE, TILE ",PACKA=2,PACKB=2,ROUNDER=1" },
         { TILE ",SPLITK=2", TILE ",PACKA=3,PACKB=2,ROUNDER=1,SPLITK=2" },
+        { WIDE, WIDE ",PACKA=3,SETMAXNREG=1" },
     };
-    /* quick: rounded in local memory (both), A in registers, and the rounding warpgroup with
-     * a split of K */
-    static const size_t quick_pairs[] = { 0, 5, 8 };
+    /* quick: rounded in local memory (both), A in registers, the rounding warpgroup with a
+     * split of K, and A in registers with the producer's registers (tensor_core's TF32) */
+    static const size_t quick_pairs[] = { 0, 5, 8, 9 };
     const size_t npairs = full ? sizeof pairs / sizeof pairs[0]
                                : sizeof quick_pairs / sizeof quick_pairs[0];
     for (int nt = full ? 0 : 1; nt <= 1; nt++) {

@@ -81,11 +81,16 @@ static const struct {
      * four wgmmas of N = 32 per k step */
     { "wgmma_tma:PACKA=3,PACKB=2,BM=128,BN=64,WGN=64,BK=32,STAGES=2", F32_ONLY },
     { "wgmma_tma:PACKA=3,BM=64,BN=128,WGN=32,BK=8,STAGES=3", F32_ONLY },
+    /* ... with a slice's four k steps loaded before one fence, and the producer a warpgroup
+     * that hands its registers over (SETMAXNREG, as tensor_core runs TF32 beyond the rules) */
+    { "wgmma_tma:PACKA=3,SETMAXNREG=1,BM=128,BN=64,WGN=64,BK=32,STAGES=2", F32_ONLY },
     { "wgmma_tma:BM=64,BN=64,WGN=64,BK=32,STAGES=2", F32_ONLY },
     { "wgmma_tma:SPLIT=1,BM=64,BN=128,WGN=64,BK=16,STAGES=3,GM=3,PROMOTE=3", F32_ONLY },
     { "wgmma_tma:SPLIT=1,BK=8,PROMOTE=1", F32_ONLY },
     /* tf32x3 with A split in registers (PACKA 3), swapped as the small-M rules run it */
     { "wgmma_tma:SPLIT=1,PACKA=3,SWAP=1,BM=64,BN=64,WGN=64,BK=16,STAGES=3", F32_ONLY },
+    { "wgmma_tma:SPLIT=1,PACKA=3,SETMAXNREG=1,SWAP=1,BM=128,BN=64,WGN=64,BK=16,STAGES=2",
+      F32_ONLY },
 };
 
 /* layouts mode: two awkward sizes (odd everywhere, no dimension a multiple of a tile). */

@@ -9,15 +9,21 @@
  * instruction each) and hands the registers to the wgmma: A's box is read once, as the
  * descriptor would have, no pass and nothing written back.
  *
- * The schedule: k step kk's fragment is loaded, a wgmma.fence orders those register writes
- * before the tensor core reads them, then kk's wgmmas are issued, while the next step's loads
- * run; one commit group per slice.  INFLIGHT is 0 with PACKA 3 (wgmma_tma_checks.h refuses
- * more): a wgmma reads its A registers while it runs, and with a slice still running when the
- * loop comes round, the next slice's loads would define them again.  The driver's ptxas then
- * serialised every wgmma of the kernel in the TF32 build (its warning C7513, "non wgmma
- * instructions defining input registers of a wgmma between start and end of the pipeline
- * stage"), and the tf32x3 build computed wrong sums (probe101).  The other consumer
- * warpgroup keeps the tensor core busy meanwhile.
+ * The schedule: the slice's fragments are loaded and rounded, one wgmma.fence orders those
+ * register writes before the tensor core reads them, then the slice's wgmmas are issued, one
+ * commit group.  INFLIGHT is 0 with PACKA 3 (wgmma_tma_checks.h refuses more): a wgmma reads
+ * its A registers while it runs, and with a slice still running when the loop comes round,
+ * the next slice's loads would define them again.  The driver's ptxas then serialised every
+ * wgmma of the TF32 build (its warning C7513), and the tf32x3 build computed wrong sums
+ * (probe101).  CUTLASS's schedule for A in registers (a commit group per k step, two running
+ * while the next k step loads) was tried: correct, but ptxas serialised it too (C7515, probe166
+ * in bench/results/2026-11-27_nvidia-h100/probes).  The other consumer warpgroup keeps the
+ * tensor core busy while one waits.
+ *
+ * Registers: a 128 x 256 tile's 128 sums, the slice's fragments and the addresses outgrow the
+ * 168 registers the compiler allows a group of 288 work-items, and ptxas serialised the wgmmas
+ * (C7512, probe158).  With SETMAXNREG=1 (mma/tma_config.h) the consumers get 232 and the
+ * form runs 8% faster than the pre-pass at 4096^3 (probe166).
  *
  * The fragment (PTX ISA, wgmma's register fragment of A for .tf32; the same as mma.sync's
  * m16n8k8): work-item x of the warpgroup, lane l = x % 32 of warp w = x / 32, g = l / 4,
@@ -68,43 +74,60 @@ inline void tma_a_fragment(float *a, __local const uchar *arena, const uint box,
 
 /* One consumer's wgmmas on the slot at byte address base, A from registers, as above.
  *
+ * A slice's fragments are all loaded and rounded first, then one wgmma.fence orders those
+ * register writes before the slice's wgmmas, which issue back to back.  Loading each k
+ * step's fragment just before its own fence (as this step first did) put a local-memory
+ * load's latency, a rounding and a fence between every two k steps of the tensor core.
+ *
  * With SPLIT (tf32x3) the fragment is split here as the pre-pass splits a packed operand,
  * hi = tf32(a), lo = tf32(a - hi) (exact in fp32), and the three wgmmas run in PACKA 1's
  * order, lo x hi, hi x lo, hi x hi (B's lo box B_BOX after its hi): the same sums, bit for
  * bit, without writing A's two halves to memory and reading them back.  At M <= 128 the
- * swapped problem's A is the weight, the call's largest operand. */
+ * swapped problem's A is the weight, the call's largest operand.  A k step's registers: the
+ * rounded values (hi) in 0..3, with SPLIT the residuals (lo) in 4..7. */
+#define TMA_A_REGS (4 * (1 + SPLIT))
+inline void tma_a_round(float *f, const float *a)
+{
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        f[i] = TF32_RNA(a[i]);
 #if SPLIT
-#define TMA_A_MMAS(af, da, db, j)                                                            \
+        f[4 + i] = TF32_RNA(a[i] - f[i]);
+#endif
+    }
+}
+#if SPLIT
+#define TMA_A_MMAS(f, da, db, j)                                                             \
     do {                                                                                     \
-        float hi_[4], lo_[4];                                                                \
-        _Pragma("unroll") for (int i_ = 0; i_ < 4; ++i_) {                                   \
-            hi_[i_] = TF32_RNA(af[i_]);                                                      \
-            lo_[i_] = TF32_RNA(af[i_] - hi_[i_]);                                            \
-        }                                                                                    \
-        WGMMA_M64K8_TF32_RS_LO(WGN, acc[j], lo_, da, db, A_MN);                              \
-        WGMMA_M64K8_TF32_RS(WGN, acc[j], hi_, da, (db) + (ulong)(B_BOX >> 4), A_MN);         \
-        WGMMA_M64K8_TF32_RS(WGN, acc[j], hi_, da, db, A_MN);                                 \
+        WGMMA_M64K8_TF32_RS_LO(WGN, acc[j], (f) + 4, da, db, A_MN);                          \
+        WGMMA_M64K8_TF32_RS(WGN, acc[j], f, da, (db) + (ulong)(B_BOX >> 4), A_MN);           \
+        WGMMA_M64K8_TF32_RS(WGN, acc[j], f, da, db, A_MN);                                   \
     } while (0)
 #else
-#define TMA_A_MMAS(af, da, db, j)                                                            \
-    do {                                                                                     \
-        float r_[4];                                                                         \
-        _Pragma("unroll") for (int i_ = 0; i_ < 4; ++i_)                                     \
-            r_[i_] = TF32_RNA(af[i_]);                                                       \
-        WGMMA_M64K8_TF32_RS(WGN, acc[j], r_, da, db, A_MN);                                  \
-    } while (0)
+#define TMA_A_MMAS(f, da, db, j) WGMMA_M64K8_TF32_RS(WGN, acc[j], f, da, db, A_MN)
 #endif
+/* k step kk's fragment of the slot at base, loaded and rounded into f */
+#define TMA_A_LOAD(f, base, kk)                                                              \
+    do {                                                                                     \
+        float raw_[4];                                                                       \
+        tma_a_fragment(raw_, wgmma_arena_w_, (base) - wgmma_base_, wg, tid % WGMMA_THREADS,  \
+                       kk);                                                                  \
+        tma_a_round(f, raw_);                                                                \
+    } while (0)
+#define TMA_A_KSTEP(f, base, kk)                                                             \
+    do {                                                                                     \
+        const ulong da_ = A_DESC(base, kk);                                                  \
+        _Pragma("unroll") for (int j = 0; j < WG_NI; ++j)                                    \
+            TMA_A_MMAS(f, da_, B_DESC(base, j, kk), j);                                      \
+    } while (0)
 #define TMA_SLICE_MMA(base)                                                                  \
     do {                                                                                     \
-        _Pragma("unroll") for (int kk = 0; kk < BK; kk += WG_K) {                            \
-            float af_[4];                                                                    \
-            tma_a_fragment(af_, wgmma_arena_w_, (base) - wgmma_base_, wg,                    \
-                           tid % WGMMA_THREADS, kk);                                         \
-            WGMMA_FENCE();                                                                   \
-            const ulong da_ = A_DESC(base, kk);                                              \
-            _Pragma("unroll") for (int j = 0; j < WG_NI; ++j)                                \
-                TMA_A_MMAS(af_, da_, B_DESC(base, j, kk), j);                                \
-        }                                                                                    \
+        float af_[BK / WG_K][TMA_A_REGS];                                                    \
+        _Pragma("unroll") for (int kk = 0; kk < BK; kk += WG_K)                              \
+            TMA_A_LOAD(af_[kk / WG_K], base, kk);                                            \
+        WGMMA_FENCE();                                                                       \
+        _Pragma("unroll") for (int kk = 0; kk < BK; kk += WG_K)                              \
+            TMA_A_KSTEP(af_[kk / WG_K], base, kk);                                           \
         WGMMA_COMMIT();                                                                      \
     } while (0)
 

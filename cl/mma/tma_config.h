@@ -72,11 +72,30 @@
 #endif
 
 #define CONSUMERS (BM / 64)
+#ifndef SETMAXNREG
+#define SETMAXNREG 0
+#endif
 /* The work-items: the consumer warpgroups, the producer warp, then with ROUNDER those that
- * round slots in local memory (mma/tma_round.h). */
+ * round slots in local memory (mma/tma_round.h).  With SETMAXNREG the producer is a whole
+ * warpgroup (setmaxnreg moves registers between warpgroups, never within one): it gives all
+ * but SMN_PRODUCER of its registers back, and the consumers take them (SMN_CONSUMER each).
+ * The compiler gives every work-item of a group of 288 (two consumers and a warp) at most 168
+ * registers, the warps' allocation rounded to whole warpgroups (65536 / 384): a 128 x 256 tile
+ * holds 128 sums per work-item and spilled or serialised its wgmmas with more (probe158). */
 #define ROUNDERS (ROUNDER * WGMMA_THREADS)
 #define PRODUCER0 (CONSUMERS * WGMMA_THREADS) /* the producer warp's first work-item */
-#define TMA_THREADS (PRODUCER0 + 32 + ROUNDERS)
+#define PRODUCER_THREADS (SETMAXNREG ? WGMMA_THREADS : 32)
+#define TMA_THREADS (PRODUCER0 + PRODUCER_THREADS + ROUNDERS)
+/* Two consumers (checked): 2 x 128 x 232 + 128 x 40 = 64512 of the SM's 65536 registers. */
+#if SETMAXNREG && !CLGEMM_EMULATE_TMA
+#define TMA_SETMAXNREG_DEC() \
+    asm volatile("// @sm90a setmaxnreg.dec.sync.aligned.u32 40;" ::: "memory")
+#define TMA_SETMAXNREG_INC() \
+    asm volatile("// @sm90a setmaxnreg.inc.sync.aligned.u32 232;" ::: "memory")
+#else
+#define TMA_SETMAXNREG_DEC() ((void)0)
+#define TMA_SETMAXNREG_INC() ((void)0)
+#endif
 #define WG_NI (BN / WGN)
 
 /* A_MN: A lands M-major (A stored K x M: 16-bit, or TF32 with A rounded in registers, whose

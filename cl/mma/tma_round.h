@@ -31,14 +31,33 @@
 
 #if ROUNDER
 #define TMA_ROUNDED0 (empty0 + 8u * STAGES) /* rounded[s]: the third row of mbarriers */
+/* The rounder's share of a slot, all of it loaded before any of it is written back, so that
+ * the loads' latencies overlap; rounding a float4 at a time, each waited for its load. */
+#define ROUND_EACH (ROUND_BYTES / 16 / ROUNDERS)
+#if ROUND_EACH * ROUNDERS * 16 == ROUND_BYTES
+inline void tma_round_share(__local float4 *p, const int id)
+{
+    float4 v[ROUND_EACH];
+#pragma unroll
+    for (int j = 0; j < ROUND_EACH; ++j)
+        v[j] = p[id + j * ROUNDERS];
+#pragma unroll
+    for (int j = 0; j < ROUND_EACH; ++j)
+        p[id + j * ROUNDERS] = tf32_round4(v[j]);
+}
+#define TMA_ROUND_SHARE(s, id)                                                               \
+    tma_round_share((__local float4 *)(wgmma_arena_w_ + (s) * STAGE_BYTES + ROUND_FROM), id)
+#else
+#define TMA_ROUND_SHARE(s, id) TMA_ROUND_SLOT_BY(s, id, ROUNDERS)
+#endif
 /* The rounder's whole life: every slice of the group, then it leaves. */
 #define TMA_ROUNDER()                                                                        \
     do {                                                                                     \
-        if (tid >= PRODUCER0 + 32) {                                                         \
+        if (tid >= PRODUCER0 + PRODUCER_THREADS) {                                           \
             for (int i = 0; i < slices; ++i) {                                               \
                 const int s = i % STAGES;                                                    \
                 TMA_WAIT(full0 + 8u * s, (uint)((i / STAGES) & 1));                          \
-                TMA_ROUND_SLOT_BY(s, tid - (PRODUCER0 + 32), ROUNDERS);                      \
+                TMA_ROUND_SHARE(s, tid - (PRODUCER0 + PRODUCER_THREADS));                    \
                 WGMMA_PROXY_FENCE();                                                         \
                 TMA_ARRIVE(TMA_ROUNDED0 + 8u * s);                                           \
             }                                                                                \

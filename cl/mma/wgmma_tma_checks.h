@@ -27,6 +27,9 @@
 #if INFLIGHT < 0 || INFLIGHT > 3 || INFLIGHT >= STAGES
 #error "gemm_wgmma_tma: INFLIGHT must be 0 .. 3 and below STAGES"
 #endif
+#if SETMAXNREG != 0 && (SETMAXNREG != 1 || CONSUMERS != 2 || ROUNDER)
+#error "gemm_wgmma_tma: SETMAXNREG is 0 or 1, and 1 needs BM 128 (two consumers) and no ROUNDER"
+#endif
 /* A wgmma with A from registers reads them while it runs: with a slice still running, the next
  * slice's fragment loads would overwrite them.  On the H100 tf32x3 built so computed wrong
  * sums (probe101 in bench/results/2026-11-26_nvidia-h100/probes). */

@@ -175,8 +175,10 @@ clgemm_status api_choose(const char *fn, clgemm_context *ctx, const char *algori
         else
             api_reason("as named");
         *out = p;
-        if (algo->candidates && !*overrides)
+        if (algo->candidates && !*overrides) {
             api_fill_tiles(ctx, algo, dtype, M, N, build, out);
+            api_tf32_registers(ctx, algo, dtype, M, N, build, out);
+        }
         return CLGEMM_SUCCESS;
     }
     size_t n;

@@ -80,6 +80,10 @@ bool api_choose_by_shape_ranked(clgemm_context *ctx, const char *algorithm, clge
  * narrower one where it leaves half the compute units or more idle (api_shape.c). */
 void api_fill_tiles(clgemm_context *ctx, const algo_def *purpose, clgemm_dtype dtype, size_t M,
                     size_t N, const gemm_build *build, struct ctx_plan **out);
+/* The same with fp32 data on step 10's wide tile: one operand rounded in registers, the
+ * larger one (api_shape.c). */
+void api_tf32_registers(clgemm_context *ctx, const algo_def *purpose, clgemm_dtype dtype,
+                        size_t M, size_t N, const gemm_build *build, struct ctx_plan **out);
 /* Sets what clgemm_resolve_reason() says about the last choice of this thread. */
 void api_reason(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -115,6 +115,30 @@ void api_fill_tiles(clgemm_context *ctx, const algo_def *purpose, clgemm_dtype d
     *out = q;
 }
 
+/* TF32 (and tf32x3) on step 10's default tile, with no rule: one operand rounded (or split)
+ * in registers on its way to wgmma (PACKA=3) saves its pre-pass over memory, and with the
+ * producer's registers handed to the consumers (SETMAXNREG=1) the 128 x 256 tile keeps its
+ * wgmmas running back to back, where the compiler's 168 registers serialised them.  The
+ * larger operand takes the registers: where N > M the problem runs swapped (SWAP=1), B the
+ * kernel's A.  On the H100 (probe166 in bench/results/2026-11-27_nvidia-h100/probes): TF32
+ * 4096^3 N T 0.432 -> 0.398 ms, 4096x28672x4096 2.67 -> 2.51, tf32x3 4096^3 1.23 -> 1.11. */
+void api_tf32_registers(clgemm_context *ctx, const algo_def *purpose, clgemm_dtype dtype,
+                        size_t M, size_t N, const gemm_build *build, struct ctx_plan **out)
+{
+    const gemm_plan *g = &(*out)->plan;
+    if (dtype != CLGEMM_F32 || !g->variant->tma || g->bm != 128 ||
+        (g->bn <= 128 && !params_get(&g->params, "SPLIT", 0)))
+        return;
+    const char *form = N > M ? "PACKA=3,SETMAXNREG=1,SWAP=1" : "PACKA=3,SETMAXNREG=1";
+    struct ctx_plan *q = api_plan(ctx, purpose, dtype, form, build);
+    if (!q || q->status != PLAN_OK)
+        return;
+    api_reason("no shape rule for M = %zu: %s's first candidate, with %s: the %s operand "
+               "rounded in registers, the producer's registers the consumers'", M,
+               purpose->desc.name, form, N > M ? "larger (B)" : "A");
+    *out = q;
+}
+
 size_t clgemm_shape_rules(clgemm_context *ctx, char *out, size_t size)
 {
     size_t used = 0;

@@ -105,9 +105,14 @@ static int launch_shape(gemm_plan *plan, const device_info *dev, errbuf *e)
                     plan->bm);
             return -1;
         }
-        /* Step 10: the producer warp, and with ROUNDER=1 (TF32) a rounding warpgroup
-         * (cl/mma/tma_round.h; other values fail the kernel's build). */
-        plan->local[0] = (size_t)(plan->bm / 64 * 128 + (v->launch == LAUNCH_WARPGROUPS ? 0 : 32) +
+        /* Step 10: the producer warp (a warpgroup with SETMAXNREG=1), and with ROUNDER=1
+         * (TF32) a rounding warpgroup (cl/mma/tma_config.h, tma_round.h; other values fail
+         * the kernel's build). */
+        plan->local[0] = (size_t)(plan->bm / 64 * 128 +
+                                  (v->launch == LAUNCH_WARPGROUPS
+                                       ? 0
+                                       : params_get(&plan->params, "SETMAXNREG", 0) == 1 ? 128
+                                                                                         : 32) +
                                   128 * (params_get(&plan->params, "ROUNDER", 0) == 1));
         plan->local[1] = 1;
         break;
@@ -179,7 +184,13 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
         return PLAN_INVALID;
     }
     plan->swap = swap == 1;
-    const long maxnreg = params_get(&plan->params, "MAXNREG", 0);
+    /* Step 10's SETMAXNREG=1 moves registers from the producer warpgroup to the consumers
+     * (cl/mma/tma_config.h); ptxas honours setmaxnreg only where the PTX fixes the count every
+     * warp starts with (warning C7508 otherwise), which for its 384 work-items is 65536 / 384
+     * rounded down to 8.  An emulation has no PTX and no registers to move. */
+    const bool moves_registers =
+        params_get(&plan->params, "SETMAXNREG", 0) == 1 && v->need != NEED_EMULATION;
+    const long maxnreg = params_get(&plan->params, "MAXNREG", moves_registers ? 168 : 0);
     if (maxnreg != 0 && (maxnreg < PTX_MAXNREG_MIN || maxnreg > PTX_MAXNREG_MAX)) {
         err_set(e, "MAXNREG=%ld: 0 (the compiler's choice) or a register cap from %d to %d",
                 maxnreg, PTX_MAXNREG_MIN, PTX_MAXNREG_MAX);
