@@ -224,21 +224,27 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    if (tid >= PRODUCER0 && tid < PRODUCER0 + PRODUCER_THREADS) {
-        /* the producer: one work-item issues every copy */
-        if (tid == PRODUCER0 && !map_kept) {
-            /* The host encodes the maps with a placeholder address (OpenCL does not tell it a
-             * buffer's): the producer writes the real ones in and publishes the maps to the
-             * group's slot (mma/tma.h), through the ring's first slot, which no copy has
-             * filled yet.  A kernel of its own did this before, at the price of a launch per
-             * call. */
-            TMA_MAPS_PUBLISH(maps, TMA_MAPS_KEEPER && map_keep >= 0 ? kept : 0, maps_in, arena4,
-                             A0_ + offA, B0_ + offB, C0_ + offC, K > 0, cmap);
-            TMA_MAP_ACQUIRE(maps);
-            TMA_MAP_ACQUIRE(maps + 128);
-        }
-        TMA_SETMAXNREG_DEC(); /* after the publish, which holds the maps in registers */
+    /* The host encodes the maps with a placeholder address (OpenCL does not tell it a buffer's):
+     * the producer writes the real ones in and publishes the maps to the group's slot
+     * (mma/tma.h), through the ring's first slot, which no copy has filled yet.  A kernel of
+     * its own did this before, at the price of a launch per call. */
+#define PUBLISH_MAPS()                                                                       \
+    if (!map_kept) {                                                                         \
+        TMA_MAPS_PUBLISH(maps, TMA_MAPS_KEEPER && map_keep >= 0 ? kept : 0, maps_in, arena4,  \
+                         A0_ + offA, B0_ + offB, C0_ + offC, K > 0, cmap);                   \
+        TMA_MAP_ACQUIRE(maps);                                                               \
+        TMA_MAP_ACQUIRE(maps + 128);                                                         \
+    }
+    if (IS_PRODUCER(tid)) { /* the producer: one work-item issues every copy */
+#if SETMAXNREG /* the publish holds the maps in registers: before the producer gives them up */
+        if (tid == PRODUCER0)
+            PUBLISH_MAPS();
+        TMA_SETMAXNREG_DEC();
+#endif
         if (tid == PRODUCER0) {
+#if !SETMAXNREG
+            PUBLISH_MAPS();
+#endif
             FOR_EACH_PROBLEM {
                 (void)prob; /* read by the copies of a batch */
                 for (int i = 0; i < slices; ++i) {
