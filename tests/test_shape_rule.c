@@ -184,10 +184,28 @@ static void test_shipped(void)
     tuning_free(&db);
 }
 
+/* TF32 beyond the rules (shape_tf32_registers_form): the wide tile and tf32x3's take A in
+ * registers with the producer's registers, swapped where B is the larger operand; a narrow
+ * tile (few blocks: api_fill_tiles) or a 64-row one keeps its form. */
+static void test_tf32_registers_form(void)
+{
+    const char *f = shape_tf32_registers_form(4096, 4096, 128, 256, false);
+    EXPECT(f && strcmp(f, "PACKA=3,SETMAXNREG=1") == 0);
+    f = shape_tf32_registers_form(4096, 28672, 128, 256, false);
+    EXPECT(f && strcmp(f, "PACKA=3,SETMAXNREG=1,SWAP=1") == 0);
+    f = shape_tf32_registers_form(28672, 4096, 128, 256, false);
+    EXPECT(f && strcmp(f, "PACKA=3,SETMAXNREG=1") == 0);
+    f = shape_tf32_registers_form(1000, 3000, 128, 128, true); /* tf32x3 */
+    EXPECT(f && strcmp(f, "PACKA=3,SETMAXNREG=1,SWAP=1") == 0);
+    EXPECT(!shape_tf32_registers_form(1024, 1024, 128, 128, false)); /* the filled tile */
+    EXPECT(!shape_tf32_registers_form(4096, 4096, 64, 256, false)); /* one consumer */
+}
+
 int main(void)
 {
     test_parse_and_lookup();
     test_shipped();
+    test_tf32_registers_form();
     printf("%s\n", failures ? "FAILED" : "ok");
     return failures ? 1 : 0;
 }

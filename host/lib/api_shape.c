@@ -126,10 +126,12 @@ void api_tf32_registers(clgemm_context *ctx, const algo_def *purpose, clgemm_dty
                         size_t M, size_t N, const gemm_build *build, struct ctx_plan **out)
 {
     const gemm_plan *g = &(*out)->plan;
-    if (dtype != CLGEMM_F32 || !g->variant->tma || g->bm != 128 ||
-        (g->bn <= 128 && !params_get(&g->params, "SPLIT", 0)))
+    const char *form = dtype == CLGEMM_F32 && g->variant->tma
+                           ? shape_tf32_registers_form((long)M, (long)N, g->bm, g->bn,
+                                                       params_get(&g->params, "SPLIT", 0) != 0)
+                           : NULL;
+    if (!form)
         return;
-    const char *form = N > M ? "PACKA=3,SETMAXNREG=1,SWAP=1" : "PACKA=3,SETMAXNREG=1";
     struct ctx_plan *q = api_plan(ctx, purpose, dtype, form, build);
     if (!q || q->status != PLAN_OK)
         return;

@@ -268,3 +268,10 @@ int shape_rule_split(const shape_rule *r, unsigned compute_units, long tiles, lo
         }
     return s > 1 ? (int)s : 1;
 }
+
+const char *shape_tf32_registers_form(long M, long N, int bm, int bn, bool split)
+{
+    if (bm != 128 || (bn <= 128 && !split))
+        return NULL;
+    return N > M ? "PACKA=3,SETMAXNREG=1,SWAP=1" : "PACKA=3,SETMAXNREG=1";
+}

@@ -82,4 +82,10 @@ long shape_rule_batch_m_max(const shape_rules *rules, const char *device, const 
 int shape_rule_split(const shape_rule *r, unsigned compute_units, long tiles, long K,
                      bool uneven);
 
+/* Beyond every rule, the parameters step 10 takes on fp32 data for an M x N call whose plan
+ * has a bm x bn tile (split: tf32x3): one operand in registers with the producer's registers
+ * (its 128 x 256 tile, or tf32x3's 128 x 128), swapped where N > M so that the larger operand
+ * is the one that skips its pre-pass; NULL where the tile is another (api_shape.c). */
+const char *shape_tf32_registers_form(long M, long N, int bm, int bn, bool split);
+
 #endif
