@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nvidia_gpu.h"
+
 static const char *src_fmt =
     "__kernel void fill(__global uint *out, const int n)\n"
     "{\n"
@@ -24,13 +26,7 @@ static const char *src_fmt =
 
 int main(void)
 {
-    cl_platform_id plats[8]; cl_uint np = 0;
-    CK(clGetPlatformIDs(8, plats, &np));
-    cl_device_id dev = NULL;
-    for (cl_uint i = 0; i < np && !dev; i++) {
-        char name[256]; clGetPlatformInfo(plats[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
-        if (strstr(name, "NVIDIA")) clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_GPU, 1, &dev, NULL);
-    }
+    cl_device_id dev = nvidia_gpu();
     if (!dev) { printf("no NVIDIA device\n"); return 1; }
     cl_int st;
     cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &st); CK(st);

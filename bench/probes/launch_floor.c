@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nvidia_gpu.h"
+
 static const char *kernel_src =
     "__kernel void k(__global uint *out)\n"
     "{\n"
@@ -38,13 +40,7 @@ static int cmp(const void *a, const void *b)
 
 int main(void)
 {
-    cl_platform_id plats[8]; cl_uint np = 0;
-    CK(clGetPlatformIDs(8, plats, &np));
-    cl_device_id dev = NULL;
-    for (cl_uint i = 0; i < np && !dev; i++) {
-        char name[256]; clGetPlatformInfo(plats[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
-        if (strstr(name, "NVIDIA")) clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_GPU, 1, &dev, NULL);
-    }
+    cl_device_id dev = nvidia_gpu();
     if (!dev) { printf("no NVIDIA device\n"); return 1; }
     cl_uint cus = 0;
     CK(clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cus, &cus, NULL));
