@@ -52,6 +52,10 @@ PURPOSES = {
                                            'PROMOTE=2', True),
                                           ('wgmma_tma', 'BM=64,BN=128,WGN=128,STAGES=4,SPLIT=1,'
                                            'PROMOTE=2', True), ('mma', 'SPLIT=1', True),
+                                          # what tensor_core_tf32x3 runs beyond the rules:
+                                          # A split in registers, the producer's registers
+                                          ('wgmma_tma', 'BN=128,WGN=128,STAGES=3,SPLIT=1,'
+                                           'PROMOTE=2,PACKA=3,SETMAXNREG=1', True),
                                           # the weight split in registers, swapped (no hi/lo
                                           # pass over W: probe95), 128 and 64 rows of W per
                                           # tile, 128 or 16 columns of X
@@ -76,7 +80,14 @@ TENSOR = {
     # at small M the pre-pass's pass over all of B costs more than the GEMM.
     + [('wgmma_tma', t + ',PACKA=2,PACKB=2', True) for t in
        ('BM=128,BN=128,WGN=128,STAGES=5', 'BM=64,BN=128,WGN=128,STAGES=6',
-        'BM=64,BN=64,WGN=64,STAGES=8')],
+        'BM=64,BN=64,WGN=64,STAGES=8')]
+    # One operand rounded in registers, the other pre-passed: what tensor_core runs beyond
+    # the rules on the wide tile (with the producer's registers, swapped where N > M), and
+    # the swapped 128 x 128 form that won M = 512 in four widths (probes 163 and 167 in
+    # bench/results/2026-11-27_nvidia-h100/probes)
+    + [('wgmma_tma', 'PACKA=3,SETMAXNREG=1', True),
+       ('wgmma_tma', 'SWAP=1,PACKA=3,SETMAXNREG=1', True),
+       ('wgmma_tma', 'BM=128,BN=128,WGN=128,STAGES=5,SWAP=1,PACKA=3,PACKB=1', True)],
 }
 TENSOR['f16'] = TENSOR['bf16']
 
