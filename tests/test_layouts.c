@@ -457,14 +457,16 @@ int main(int argc, char **argv)
      * swapped (SWAP=1) that A is B stored K x N (op N), with the rounding warpgroup: every
      * transpose, padded (odd offsets and leading dimensions: A copied aligned first, still
      * K x M), a batch of 3.  The aligned sweep above (PERSIST, unswapped) reads A stored
-     * K x M (op T) in place. */
+     * K x M (op T) in place.  The second is the form tensor_core runs beyond the rules where
+     * N > M (api_tf32_registers): B pre-passed, the producer's registers the consumers'. */
     static const char *const regs_t[] = {
-        "wgmma_tma:BM=128,BN=64,WGN=64,BK=16,STAGES=2,PACKA=3,PACKB=2,ROUNDER=1,SWAP=1"
+        "wgmma_tma:BM=128,BN=64,WGN=64,BK=16,STAGES=2,PACKA=3,PACKB=2,ROUNDER=1,SWAP=1",
+        "wgmma_tma:BM=128,BN=64,WGN=64,BK=32,STAGES=2,PACKA=3,SETMAXNREG=1,SWAP=1"
     };
     spec tr = t;
     tr.batch = 3, tr.strided_a = true, tr.packs = 0, tr.padded = true;
     sweep("fp32 as TF32 on wgmma_tma, A in registers read as stored, a batch of 3", tr, awkward,
-          1, regs_t, 1, 1, MIXED_OPS);
+          1, regs_t, 2, 1, MIXED_OPS);
     /* Step 10 reads 16-bit operands where they lie, transposed or not: aligned ones of every
      * layout and op pair run the GEMM alone, nothing packed. */
     static const char *const tma16[] = { "wgmma_tma:BM=128,BN=128,WGN=64,BK=16,STAGES=2" };
