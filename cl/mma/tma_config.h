@@ -78,10 +78,11 @@
 /* The work-items: the consumer warpgroups, the producer warp, then with ROUNDER those that
  * round slots in local memory (mma/tma_round.h).  With SETMAXNREG the producer is a whole
  * warpgroup (setmaxnreg moves registers between warpgroups, never within one): it gives all
- * but SMN_PRODUCER of its registers back, and the consumers take them (SMN_CONSUMER each).
- * The compiler gives every work-item of a group of 288 (two consumers and a warp) at most 168
- * registers, the warps' allocation rounded to whole warpgroups (65536 / 384): a 128 x 256 tile
- * holds 128 sums per work-item and spilled or serialised its wgmmas with more (probe158). */
+ * but 40 of its registers back, and the consumers take them (232 each).  The compiler gives
+ * every work-item of a group of 288 (two consumers and a warp) at most 168 registers, the
+ * warps' allocation rounded to whole warpgroups (65536 / 384): a 128 x 256 tile holds 128
+ * sums per work-item, and with A's fragments in registers too ptxas serialised its wgmmas
+ * (probe158 in bench/results/2026-11-27_nvidia-h100/probes). */
 #define ROUNDERS (ROUNDER * WGMMA_THREADS)
 #define PRODUCER0 (CONSUMERS * WGMMA_THREADS) /* the producer warp's first work-item */
 #define PRODUCER_THREADS (SETMAXNREG ? WGMMA_THREADS : 32)
