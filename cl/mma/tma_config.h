@@ -86,11 +86,7 @@
 #define ROUNDERS (ROUNDER * WGMMA_THREADS)
 #define PRODUCER0 (CONSUMERS * WGMMA_THREADS) /* the producer warp's first work-item */
 #define PRODUCER_THREADS (SETMAXNREG ? WGMMA_THREADS : 32)
-#if SETMAXNREG
-#define IS_PRODUCER(tid) ((tid) / WGMMA_THREADS == CONSUMERS)
-#else
-#define IS_PRODUCER(tid) ((tid) / 32 == PRODUCER0 / 32)
-#endif
+#define IS_PRODUCER(tid) ((tid) / PRODUCER_THREADS == PRODUCER0 / PRODUCER_THREADS)
 #define TMA_THREADS (PRODUCER0 + PRODUCER_THREADS + ROUNDERS)
 /* Two consumers (checked): 2 x 128 x 232 + 128 x 40 = 64512 of the SM's 65536 registers. */
 #if SETMAXNREG && !CLGEMM_EMULATE_TMA

@@ -108,11 +108,10 @@ static int launch_shape(gemm_plan *plan, const device_info *dev, errbuf *e)
         /* Step 10: the producer warp (a warpgroup with SETMAXNREG=1), and with ROUNDER=1
          * (TF32) a rounding warpgroup (cl/mma/tma_config.h, tma_round.h; other values fail
          * the kernel's build). */
-        plan->local[0] = (size_t)(plan->bm / 64 * 128 +
-                                  (v->launch == LAUNCH_WARPGROUPS
-                                       ? 0
-                                       : params_get(&plan->params, "SETMAXNREG", 0) == 1 ? 128
-                                                                                         : 32) +
+        int producer = 0;
+        if (v->launch == LAUNCH_WARPGROUPS_PRODUCER)
+            producer = params_get(&plan->params, "SETMAXNREG", 0) == 1 ? 128 : 32;
+        plan->local[0] = (size_t)(plan->bm / 64 * 128 + producer +
                                   128 * (params_get(&plan->params, "ROUNDER", 0) == 1));
         plan->local[1] = 1;
         break;
