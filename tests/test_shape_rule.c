@@ -42,6 +42,12 @@ static const char *const doc =
     "  \"split_kmin\": 256},\n"
     " {\"device\": \"GPU Z\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"any\",\n"
     "  \"m_max\": 16, \"algorithm\": \"warp_tiled\", \"params\": \"\", \"split_slice_k\": -4},\n"
+    " {\"device\": \"GPU V\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"any\",\n"
+    "  \"m_max\": 512, \"algorithm\": \"warp_tiled\", \"params\": \"\", \"split_slice_k\": 80,\n"
+    "  \"split_partial_k\": 72, \"split_kmin\": 128},\n"
+    " {\"device\": \"GPU V\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"any\",\n"
+    "  \"m_max\": 256, \"algorithm\": \"warp_tiled\", \"params\": \"\", \"split_slice_k\": 80,\n"
+    "  \"split_partial_k\": -1},\n"
     " {\"device\": \"GPU W\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"any\",\n"
     "  \"m_max\": 512, \"algorithm\": \"warp_tiled\", \"params\": \"BK=8\", \"batch\": true},\n"
     " {\"device\": \"GPU W\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"any\",\n"
@@ -56,7 +62,7 @@ static void test_parse_and_lookup(void)
 {
     tuning_db db = { 0 };
     EXPECT(tuning_parse(&db, doc, strlen(doc), 0) == 0); /* no entries ... */
-    EXPECT(db.rules.count == 9);                         /* ... nine good rules of sixteen */
+    EXPECT(db.rules.count == 10);                        /* ... ten good rules of eighteen */
     const shape_rules *r = &db.rules;
     const shape_rule *x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, true, false, 1, 4096);
     EXPECT(x && x->m_max == 1); /* the tightest class */
@@ -134,6 +140,22 @@ static void test_parse_and_lookup(void)
     EXPECT(shape_rule_split(x, 132, 24, 777, false) == 3);
     EXPECT(shape_rule_split(x, 132, 24, 3000, false) == 5);
     EXPECT(shape_rule_split(x, 132, 32, 1000, true) == 3);    /* one launch takes it; K / 256 */
+    /* split_partial_k: moving the partial products costs with the blocks, so a large M x N
+     * stays whole where the rounds alone would split it.  Each count below is the fastest of
+     * those measured on the H100 for step 7 at that shape (probes 169-171); the rounds alone
+     * (slice cost 80) would take 4, 4 and 2 slices in the first three. */
+    x = shape_rule_lookup(r, "GPU V", "", "auto", CLGEMM_F32, false, true, false, 300, 4096);
+    EXPECT(x && x->m_max == 512 && x->split_partial_k == 72); /* the malformed M <= 256 skipped */
+    EXPECT(shape_rule_split(x, 132, 224, 4096, false) == 1);  /* 128 x 28672 x 4096 */
+    EXPECT(shape_rule_split(x, 132, 672, 4096, false) == 1);  /* 384 x 28672 x 4096 */
+    EXPECT(shape_rule_split(x, 132, 72, 1000, false) == 1);   /* 300 x 3000 x 1000 */
+    EXPECT(shape_rule_split(x, 132, 64, 4096, false) == 2);   /* 256 x 4096 x 4096 */
+    EXPECT(shape_rule_split(x, 132, 128, 4096, false) == 1);  /* 512 x 4096 x 4096 */
+    EXPECT(shape_rule_split(x, 132, 96, 4096, false) == 4);   /* 200 x 6144 x 4096 */
+    EXPECT(shape_rule_split(x, 132, 64, 14336, false) == 2);  /* 256 x 4096 x 14336 */
+    EXPECT(shape_rule_split(x, 132, 160, 5120, false) == 4);  /* 512 x 5120 x 5120 */
+    EXPECT(shape_rule_split(x, 132, 48, 4096, false) == 8);   /* 128 x 6144 x 4096 */
+    EXPECT(shape_rule_split(x, 132, 32, 4096, false) == 4);   /* 128 x 4096 x 4096 */
     /* A's layout, where a rule names it ("trans_a"): a batch with A stored K x M takes the
      * rule for it, one with A as M x K the rule for either; the malformed "X" was skipped. */
     x = shape_rule_lookup(r, "GPU W", "", "auto", CLGEMM_F32, true, true, true, 128, 128);

@@ -34,7 +34,7 @@ static bool read_rule(const json_object *o, shape_rule *r)
 {
     memset(r, 0, sizeof *r);
     char dtype[16], trans[8], trans_a[8] = "";
-    double m_max = 0, per_cu = 0, kmin = 0, slice_k = 0;
+    double m_max = 0, per_cu = 0, kmin = 0, slice_k = 0, partial_k = 0;
     if (!json_object_is_type(o, json_type_object) ||
         !get_string(o, "device", r->device, sizeof r->device) || !r->device[0] ||
         !get_string(o, "purpose", r->purpose, sizeof r->purpose) ||
@@ -43,7 +43,8 @@ static bool read_rule(const json_object *o, shape_rule *r)
         !get_string(o, "dtype", dtype, sizeof dtype) ||
         !get_string(o, "trans", trans, sizeof trans) || !get_number(o, "m_max", &m_max) ||
         !get_number(o, "split_per_cu", &per_cu) || !get_number(o, "split_kmin", &kmin) ||
-        !get_number(o, "split_slice_k", &slice_k))
+        !get_number(o, "split_slice_k", &slice_k) ||
+        !get_number(o, "split_partial_k", &partial_k))
         return false;
     json_object *v;
     if (json_object_object_get_ex(o, "driver", &v) &&
@@ -70,12 +71,14 @@ static bool read_rule(const json_object *o, shape_rule *r)
                  : strcmp(trans_a, "T") == 0 ? 1 : -2;
     if (r->dtype < 0 || r->trans < -1 || r->trans_a < -1 || !(m_max >= 1 && m_max <= 2147483647.0) ||
         m_max != floor(m_max) || !(per_cu >= 0 && per_cu <= 1e6) ||
-        !(kmin >= 0 && kmin <= 2147483647.0) || !(slice_k >= 0 && slice_k <= 1e6))
+        !(kmin >= 0 && kmin <= 2147483647.0) || !(slice_k >= 0 && slice_k <= 1e6) ||
+        !(partial_k >= 0 && partial_k <= 1e6))
         return false;
     r->m_max = (long)m_max;
     r->split_per_cu = per_cu;
     r->split_kmin = (long)kmin;
     r->split_slice_k = slice_k;
+    r->split_partial_k = partial_k;
     return true;
 }
 
@@ -218,9 +221,14 @@ static int split_by_rounds(const shape_rule *r, unsigned compute_units, long til
     for (long s = 1; s <= most; s++) {
         const bool second_launch = !uneven && s > 1 && !cuts_evenly(K, s);
         const long rounds = (tiles * s + (long)compute_units - 1) / (long)compute_units;
+        /* The partial products: s of every block written, read back, C written once. */
+        const double partials = s > 1 ? (double)(2 * s + 1) * (double)tiles *
+                                            r->split_partial_k /
+                                            ((double)compute_units * (double)K)
+                                      : 0.0;
         const double cost = (double)rounds / (double)s * (1.0 + (double)s * r->split_slice_k /
                                                                    (double)K) +
-                            (second_launch ? SPLIT_UNEVEN_ROUNDS : 0.0);
+                            partials + (second_launch ? SPLIT_UNEVEN_ROUNDS : 0.0);
         if (cost < best_cost * (1.0 - 1e-9)) { /* ties keep the fewer slices */
             best_cost = cost;
             best = (int)s;

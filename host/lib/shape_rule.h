@@ -24,7 +24,12 @@
  * blocks the busiest compute unit runs: for a kernel whose time is its arithmetic
  * (step 7 at M <= 128) what counts is how evenly the blocks share the units, and each slice
  * costs about L more values of K (its pipeline filled again, its partial product stored and
- * read back).  A rule with "batch": true is for strided batches alone
+ * read back).  Its "split_partial_k": P adds (2S + 1) x tiles x P / (compute units x K) to a
+ * split's cost (S > 1): the partial products moved through the device as a whole, all slices
+ * written, read back and C written, each block's pass as dear as P values of K; unlike L it
+ * grows with the blocks, not with the rounds, so that where M x N is large a split whose
+ * rounds save a little loses to the traffic (fp32 128 x 28672 x 4096 ran 0.758 ms unsplit and
+ * 0.829 in 4 slices, probe170).  A rule with "batch": true is for strided batches alone
  * (clgemm_gemm_desc.batch > 1), and never splits. */
 #ifndef CLGEMM_SHAPE_RULE_H
 #define CLGEMM_SHAPE_RULE_H
@@ -44,6 +49,7 @@ typedef struct shape_rule {
     double split_per_cu; /* 0: never split */
     long split_kmin;
     double split_slice_k; /* > 0: split by rounds of blocks per compute unit (see above) */
+    double split_partial_k; /* with split_slice_k: what moving the partial products costs */
     bool batch;         /* a class of strided batches ("batch": true): M, N of each problem */
     int source;         /* 0 user file, 1 shipped */
 } shape_rule;
