@@ -485,6 +485,14 @@ rc, out, err = run('--device', 'pocl', '--algo', 'wgmma_tma:SPLIT=1,PACKA=3,BN=2
 expect(rc == 1 and 'BUILD FAILED' in out and "exceed the device's local memory" in out + err,
        'a ring past 256 KiB of local memory is refused', out + err)
 
+# A kernel prepared as the call builds it: step 10's 16-column tile reads a 16-bit B stored
+# N x K only (its plain build, B stored K x N, is refused), so a row prepared with the plain
+# build failed to build although the call itself runs (a mirrored shape rule chose this).
+rc, out, err = run('--device', 'pocl', '--algo', 'wgmma_tma:BM=64,BN=16,WGN=16,STAGES=2,INFLIGHT=1',
+                   '--dtype', 'bf16', '--out', 'bf16', '--trans', 'NT', '--size', '70x16x64',
+                   '--iters', '1', '--quiet', '--no-baseline', env={'CLGEMM_EMULATE_MATRIX': '1'})
+expect(rc == 0 and ' ok' in out, 'a row prepared with the call\'s transposes runs', out + err)
+
 # A tuning file changes what runs: tuned parameters for a named algorithm, and auto's pick.
 pocl_name = pocl_line.split('|')[0].split(None, 3)[3].strip()
 rc, out, err = run('--list-devices')
@@ -528,6 +536,28 @@ with tempfile.TemporaryDirectory() as tmp:
            and 'K in 4 slices' in notes['3x70x300'] and 'skinny' not in notes['5x70x300'],
            'a shape rule: auto runs its kernel and split for M <= 4, says why; not for M = 5',
            repr(notes))
+    # Mirrored: a tall, narrow C (N <= 4 here) takes the rule of C^T's shape, SWAP turned over
+    # (C^T = op(B)^T op(A)^T, so the rule's B stored N x K is the call's A stored M x K), and
+    # verifies; the same call stored column-major is C^T's shape itself, no mirror; T N has
+    # neither (the rule names B stored N x K only).
+    for trans, layout, size, want in (('NN', 'row', '70x3x300', 'mirrored'),
+                                      ('NT', 'row', '70x3x300', 'mirrored'),
+                                      ('NN', 'col', '3x70x300', 'mirrored'),
+                                      ('TN', 'col', '70x3x300', 'direct'),
+                                      ('TN', 'row', '70x3x300', 'none')):
+        rc, out, err = run('--device', 'pocl', '--algo', 'auto', '--size', size, '--trans', trans,
+                           '--layout', layout, '--iters', '1', '--quiet', '--format', 'json',
+                           '--no-baseline', env={'CLGEMM_TUNING_FILE': tuning})
+        try:
+            row = json.loads(out)['results'][0]['rows'][0]
+            note = row['note'] if rc == 0 and row['status'] == 'ok' else 'FAILED ' + out + err
+        except (ValueError, KeyError, IndexError):
+            note = 'FAILED: ' + out + err
+        got = ('none' if 'skinny' not in note else
+               'mirrored' if 'mirrored' in note and 'SWAP=1,SPLITK=4' in note else
+               'direct' if 'SWAP' not in note and 'SPLITK=4' in note else note)
+        expect(got == want, 'a tall, narrow %s %s %s call: rule %s (verified)' %
+               (layout, trans, size, want), note)
     rc, out, err = run('--device', 'pocl', '--algo', 'list', env={'CLGEMM_TUNING_FILE': tuning})
     expect(rc == 0 and 'M <= 4     -> skinny:BM=4,KT=8, K split below' in out,
            '--algo list prints the device\'s shape rules', out)

@@ -178,9 +178,10 @@ static void run_one(session *s, const run_request *req, workspace *w,
             snprintf(row->note, sizeof row->note, "auto chose %s (%s)", row->variant, why);
         else if (strncmp(why, "shape class", 11) == 0)
             snprintf(row->note, sizeof row->note, "runs %s (%s)", row->variant, why);
+        /* Built for this call (its transposes, C, epilogue, batch): the plain build of the
+         * same name may not exist (step 10's 16-column tile reads only a B stored N x K). */
         clgemm_build_info info;
-        clgemm_status st = clgemm_prepare_dtype(s->ctx, row->variant,
-                                                row->bits16 ? req->dtype : CLGEMM_F32, &info);
+        clgemm_status st = clgemm_prepare_gemm(s->ctx, &d, &info);
         snprintf(row->params, sizeof row->params, "%s", info.params);
         snprintf(row->precision, sizeof row->precision, "%s", info.precision ? info.precision : "");
         snprintf(row->backend, sizeof row->backend, "%s", info.backend ? info.backend : "");

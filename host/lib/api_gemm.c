@@ -167,8 +167,10 @@ clgemm_status api_choose(const char *fn, clgemm_context *ctx, const char *algori
         struct ctx_plan *p = api_plan(ctx, algo, dtype, overrides, build);
         if (!p)
             return api_fail(fn, CLGEMM_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
-        if (p->status != PLAN_OK)
+        if (p->status != PLAN_OK) {
+            *out = p; /* for its build log (clgemm_prepare_gemm) */
             return plan_status_to_api(fn, p, algorithm);
+        }
         if (algo->candidates)
             api_reason("no shape rule for M = %zu: %s's first candidate that runs here", M,
                        algo->desc.name);
@@ -198,7 +200,7 @@ clgemm_status api_choose(const char *fn, clgemm_context *ctx, const char *algori
     return api_fail(fn, CLGEMM_ERROR_UNSUPPORTED, "no fp32 algorithm runs on this device");
 }
 
-static void fill_info(clgemm_build_info *info, const gemm_plan *g, const algo_def *algo)
+void api_fill_info(clgemm_build_info *info, const gemm_plan *g, const algo_def *algo)
 {
     params_to_text(&g->params, info->params, sizeof info->params);
     info->build_ms = g->build_ms;
@@ -228,7 +230,7 @@ clgemm_status clgemm_describe(clgemm_context *ctx, const char *algorithm, clgemm
     errbuf e = { "" };
     plan_status ps = gemm_plan_describe(&g, ctx->dev, algo, dtype, overrides, &e);
     if (info)
-        fill_info(info, &g, algo);
+        api_fill_info(info, &g, algo);
     if (ps == PLAN_OK)
         return api_ok();
     return api_fail(__func__, ps == PLAN_INVALID ? CLGEMM_ERROR_INVALID_ARGUMENT
@@ -268,7 +270,7 @@ static clgemm_status prepare(const char *fn, clgemm_context *ctx, const char *al
     if (!p)
         return api_fail(fn, CLGEMM_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
     if (info) {
-        fill_info(info, &p->plan, algo);
+        api_fill_info(info, &p->plan, algo);
         info->log = p->log;
     }
     return plan_status_to_api(fn, p, algorithm);

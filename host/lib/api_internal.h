@@ -50,7 +50,8 @@ struct ctx_plan *api_batched_twin(clgemm_context *ctx, const struct ctx_plan *p)
 /* The plan that runs a row-major M x N x K problem for `algorithm` (NULL: auto, fp32 only):
  * tuned, named or the progression's (api_gemm.c), built as `build` asks (NULL: one problem,
  * untransposed, float C).  Operands it cannot read where they lie are packed for it
- * (layout.h), so their alignment plays no part in the choice. */
+ * (layout.h), so their alignment plays no part in the choice.  Where a named plan fails to
+ * build, *out is that plan (its log) and the status says why. */
 clgemm_status api_choose(const char *fn, clgemm_context *ctx, const char *algorithm,
                          clgemm_dtype dtype, size_t M, size_t N, size_t K,
                          const gemm_build *build, struct ctx_plan **out);
@@ -86,6 +87,9 @@ void api_tf32_registers(clgemm_context *ctx, const algo_def *purpose, clgemm_dty
                         size_t M, size_t N, const gemm_build *build, struct ctx_plan **out);
 /* Sets what clgemm_resolve_reason() says about the last choice of this thread. */
 void api_reason(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* What clgemm_describe and the prepare calls report of a plan. */
+void api_fill_info(clgemm_build_info *info, const gemm_plan *g, const algo_def *algo);
 
 /* A plan as a name that runs the same kernel with the same parameters. */
 clgemm_status api_describe(const char *fn, const struct ctx_plan *p, char *out, size_t size);

@@ -36,9 +36,14 @@ static size_t kernel_blocks(const gemm_plan *g, size_t M, size_t N)
            ((cols + (size_t)g->bn - 1) / (size_t)g->bn);
 }
 
-bool api_choose_by_shape_ranked(clgemm_context *ctx, const char *algorithm, clgemm_dtype dtype,
-                                size_t M, size_t N, size_t K, const gemm_build *build,
-                                int rank, struct ctx_plan **out)
+/* A rule's kernel for this call.  mirrored: the rule is for C^T's shape, N x M (the call's
+ * op(B)^T op(A)^T), and runs with its SWAP turned over: swapping a swapped problem back is
+ * the call itself, so the kernel reads the same operands the same way as the rule measured
+ * for the transposed shape, and only stores C the other way round (C is the narrow
+ * matrix). */
+static bool choose_by_rule(clgemm_context *ctx, const char *algorithm, clgemm_dtype dtype,
+                           size_t M, size_t N, size_t K, const gemm_build *build, int rank,
+                           bool mirrored, struct ctx_plan **out)
 {
     const char *purpose = algorithm ? algorithm : "auto";
     const algo_def *named = algorithm ? algo_find(algorithm) : NULL;
@@ -46,10 +51,11 @@ bool api_choose_by_shape_ranked(clgemm_context *ctx, const char *algorithm, clge
         return false; /* a step by name runs as named */
     const bool trans_a = build && build->trans_a, trans_b = build && build->trans_b,
                batched = build && build->batched;
-    const shape_rule *r = shape_rule_lookup_ranked(&tuning_get()->rules, ctx->dev->name,
-                                                   ctx->dev->driver, purpose, (int)dtype,
-                                                   trans_a, trans_b, batched, (long)M, (long)N,
-                                                   rank);
+    /* C^T = op(B)^T op(A)^T: its A is B read the other way, its B is A read the other way. */
+    const shape_rule *r = shape_rule_lookup_ranked(
+        &tuning_get()->rules, ctx->dev->name, ctx->dev->driver, purpose, (int)dtype,
+        mirrored ? !trans_b : trans_a, mirrored ? !trans_a : trans_b, batched,
+        (long)(mirrored ? N : M), (long)(mirrored ? M : N), rank);
     if (!r)
         return false;
     const algo_def *algo = algo_find(r->algorithm);
@@ -58,7 +64,16 @@ bool api_choose_by_shape_ranked(clgemm_context *ctx, const char *algorithm, clge
     if (!algo || !algo_takes(algo, dtype) || gemm_params_check(algo, r->params, &e) != 0 ||
         (!algorithm && strcmp(algo->desc.precision, "fp32") != 0))
         return false;
-    struct ctx_plan *p = api_plan(ctx, algo, dtype, r->params, build);
+    char rule_params[sizeof r->params + 16];
+    snprintf(rule_params, sizeof rule_params, "%s", r->params);
+    if (mirrored) {
+        params given;
+        if (params_parse(&given, r->params, &e) != 0)
+            return false;
+        snprintf(rule_params, sizeof rule_params, "%s%sSWAP=%d", r->params,
+                 *r->params ? "," : "", params_get(&given, "SWAP", 0) == 1 ? 0 : 1);
+    }
+    struct ctx_plan *p = api_plan(ctx, algo, dtype, rule_params, build);
     if (!p || p->status != PLAN_OK)
         return false;
     const gemm_plan *g = &p->plan;
@@ -69,9 +84,9 @@ bool api_choose_by_shape_ranked(clgemm_context *ctx, const char *algorithm, clge
                           : 1;
     char why_split[160] = "";
     if (split > 1) {
-        char overrides[192];
-        snprintf(overrides, sizeof overrides, "%s%sSPLITK=%d", r->params, *r->params ? "," : "",
-                 split);
+        char overrides[sizeof rule_params + 32];
+        snprintf(overrides, sizeof overrides, "%s%sSPLITK=%d", rule_params,
+                 *rule_params ? "," : "", split);
         struct ctx_plan *q = api_plan(ctx, algo, dtype, overrides, build);
         if (q && q->status == PLAN_OK) {
             p = q;
@@ -79,15 +94,31 @@ bool api_choose_by_shape_ranked(clgemm_context *ctx, const char *algorithm, clge
                      "K in %d slices", tiles, g->bm, g->bn, ctx->dev->compute_units, split);
         }
     }
-    api_reason("%s%sshape class M <= %ld, %s%s, %s data, for %s (rule of %s%s%s)%s",
+    api_reason("%s%s%sshape class M <= %ld, %s%s, %s data, for %s (rule of %s%s%s)%s",
                batched ? "batch rule: " : "",
-               rank ? "a tighter class's kernel cannot run it: " : "", r->m_max,
+               rank ? "a tighter class's kernel cannot run it: " : "",
+               mirrored ? "mirrored, the rule of C^T's shape with SWAP turned over: " : "",
+               r->m_max,
                r->trans_a < 0 ? "" : r->trans_a ? "A stored K x M, " : "A stored M x K, ",
                r->trans < 0 ? "any B" : r->trans ? "B stored N x K" : "B stored K x N",
                clgemm_dtype_name(dtype), purpose, r->device, *r->measured ? ", measured at " : "",
                r->measured, why_split);
     *out = p;
     return true;
+}
+
+/* The call's own shape first; where no rule takes it, a single GEMM tall and narrow (N small,
+ * M large) takes the rule of its transpose's shape: the classes are of small M, and C^T of a
+ * 4096 x 16 C is a 16 x 4096 one. */
+bool api_choose_by_shape_ranked(clgemm_context *ctx, const char *algorithm, clgemm_dtype dtype,
+                                size_t M, size_t N, size_t K, const gemm_build *build,
+                                int rank, struct ctx_plan **out)
+{
+    if (choose_by_rule(ctx, algorithm, dtype, M, N, K, build, rank, false, out))
+        return true;
+    const bool batched = build && build->batched;
+    return rank == 0 && !batched &&
+           choose_by_rule(ctx, algorithm, dtype, M, N, K, build, 0, true, out);
 }
 
 /* Step 10's default tile (128 x 256) is cuBLAS's for large problems; where it leaves half the

@@ -352,6 +352,13 @@ CLGEMM_API clgemm_status clgemm_gemm(clgemm_context *ctx, const clgemm_gemm_desc
 CLGEMM_API clgemm_status clgemm_resolve_gemm(clgemm_context *ctx, const clgemm_gemm_desc *desc,
                                              char *out, size_t size);
 
+/* Builds what clgemm_gemm would run for this descriptor (as clgemm_resolve_gemm names it:
+ * the kernel built for the call's transposes, C type, epilogue and batch, which may differ
+ * from the plain build clgemm_prepare_dtype makes of the same name) and fills info as
+ * clgemm_prepare does, its log also where the build failed.  Nothing is enqueued. */
+CLGEMM_API clgemm_status clgemm_prepare_gemm(clgemm_context *ctx, const clgemm_gemm_desc *desc,
+                                             clgemm_build_info *info);
+
 /* Which operands clgemm_gemm would copy through the layout pre-pass for this descriptor
  * (transposed where its kernel cannot read them so, or misaligned for it), as bits of
  * *operands: 1 A, 2 B, 4 C (the caller's names); 0 when every operand is read in place.

@@ -255,8 +255,10 @@ static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clge
         return CLGEMM_SUCCESS;
     }
     if ((st = api_choose(fn, ctx, algorithm, d->ab_type, (size_t)p->s.M, (size_t)p->s.N,
-                         (size_t)p->s.K, &want, &cp)) != CLGEMM_SUCCESS)
+                         (size_t)p->s.K, &want, &cp)) != CLGEMM_SUCCESS) {
+        *out = cp; /* a plan that failed to build, for its log, or NULL */
         return st;
+    }
     *any = false;
     if (decide_packing(fn, &cp->plan, p, batch, u, any, &st) != 0)
         return st;
@@ -367,6 +369,23 @@ clgemm_status gemm_call_resolve(const char *fn, clgemm_context *ctx, const clgem
     if (st != CLGEMM_SUCCESS)
         return st;
     return api_describe(fn, cp, out, size);
+}
+
+clgemm_status clgemm_prepare_gemm(clgemm_context *ctx, const clgemm_gemm_desc *desc,
+                                  clgemm_build_info *info)
+{
+    if (info)
+        memset(info, 0, sizeof *info);
+    size_t batch = 1;
+    problem p;
+    struct ctx_plan *cp = NULL;
+    bool any = false;
+    clgemm_status st = check_and_choose(__func__, ctx, desc, &batch, &p, &cp, &any);
+    if (cp && info) {
+        api_fill_info(info, &cp->plan, cp->algo);
+        info->log = cp->log;
+    }
+    return st;
 }
 
 clgemm_status clgemm_resolve_packing(clgemm_context *ctx, const clgemm_gemm_desc *desc,
