@@ -176,7 +176,7 @@ static void run_one(session *s, const run_request *req, workspace *w,
         const char *why = clgemm_resolve_reason();
         if (automatic)
             snprintf(row->note, sizeof row->note, "auto chose %s (%s)", row->variant, why);
-        else if (strncmp(why, "shape class", 11) == 0)
+        else if (strstr(why, "shape class"))
             snprintf(row->note, sizeof row->note, "runs %s (%s)", row->variant, why);
         /* Built for this call (its transposes, C, epilogue, batch): the plain build of the
          * same name may not exist (step 10's 16-column tile reads only a B stored N x K). */

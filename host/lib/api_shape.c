@@ -67,7 +67,7 @@ static bool choose_by_rule(clgemm_context *ctx, const char *algorithm, clgemm_dt
     char rule_params[sizeof r->params + 16];
     snprintf(rule_params, sizeof rule_params, "%s", r->params);
     if (mirrored) {
-        params given;
+        params given = { 0 };
         if (params_parse(&given, r->params, &e) != 0)
             return false;
         snprintf(rule_params, sizeof rule_params, "%s%sSWAP=%d", r->params,
