@@ -558,6 +558,28 @@ with tempfile.TemporaryDirectory() as tmp:
                'direct' if 'SWAP' not in note and 'SPLITK=4' in note else note)
         expect(got == want, 'a tall, narrow %s %s %s call: rule %s (verified)' %
                (layout, trans, size, want), note)
+    # The same for a purpose name's 16-bit rule (step 10's 16-column tile, emulated): N T is
+    # mirrored; N N is not (that tile reads no 16-bit B stored K x N: the plan refuses it
+    # before any compiler runs, so nothing is printed on stderr) and runs the default.
+    rule16 = {'device': pocl_name, 'purpose': 'tensor_core', 'dtype': 'bf16', 'trans': 'NT',
+              'm_max': 16, 'algorithm': 'wgmma_tma',
+              'params': 'BM=64,BN=16,WGN=16,STAGES=2,SWAP=1,INFLIGHT=1',
+              'split_per_cu': 0, 'split_kmin': 0}
+    json.dump({'format': 'clgemm-tuning-1', 'entries': [], 'rules': [rule, rule16]},
+              open(tuning, 'w'))
+    for trans, want in (('NT', True), ('NN', False)):
+        rc, out, err = run('--device', 'pocl', '--algo', 'tensor_core', '--dtype', 'bf16', '--out',
+                           'bf16', '--size', '130x16x64', '--trans', trans, '--iters', '1',
+                           '--quiet', '--format', 'json', '--no-baseline',
+                           env={'CLGEMM_TUNING_FILE': tuning, 'CLGEMM_EMULATE_MATRIX': '1'})
+        try:
+            row = json.loads(out)['results'][0]['rows'][0]
+            ok = (rc == 0 and row['status'] == 'ok' and not err.strip() and
+                  ('mirrored' in row['note'] and 'SWAP=0' in row['note']) == want)
+        except (ValueError, KeyError, IndexError):
+            ok = False
+        expect(ok, 'a 16-bit tall, narrow %s call: %s' %
+               (trans, 'mirrored' if want else 'the default, quietly'), out + err)
     rc, out, err = run('--device', 'pocl', '--algo', 'list', env={'CLGEMM_TUNING_FILE': tuning})
     expect(rc == 0 and 'M <= 4     -> skinny:BM=4,KT=8, K split below' in out,
            '--algo list prints the device\'s shape rules', out)

@@ -221,6 +221,14 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
     if (launch_shape(plan, dev, e) != 0)
         return PLAN_UNSUPPORTED;
     plan->precision = precision_of(v, &plan->params, dtype);
+    /* The kernel refuses this build too (cl/mma/wgmma_tma_checks.h); said here, a choice that
+     * tries it (a mirrored shape rule, api_shape.c) moves on without a compiler run. */
+    const long wgn = params_get(&plan->params, "WGN", plan->bn);
+    if (v->tma && dtype != CLGEMM_F32 && !plan->build.trans_b && (plan->bn % 64 || wgn < 64)) {
+        err_set(e, "a 16-bit B stored K x N lands in 64-column swizzle atoms: BN=%d and WGN=%ld "
+                "must be multiples of 64", plan->bn, wgn);
+        return PLAN_INVALID;
+    }
     plan->split = v->prepass == PREPASS_TF32_PACK && params_get(&plan->params, "SPLIT", 0) != 0;
     const long packa = params_get(&plan->params, "PACKA", 1);
     /* PACKA=3 rounds A, or with SPLIT splits it, in registers: A is never packed for it. */
