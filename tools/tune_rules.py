@@ -9,7 +9,9 @@ clgemm and a wrong one is dropped.  A candidate's score is the geometric mean ov
 of its best time; the winner's split becomes split_per_cu = the geometric mean over the shapes
 where it split of S x (its blocks of C) / (compute units), so that the rule scales the split
 to other N and M, and split_kmin the shortest slice K / S that paid off (a split must win by
-5%), so that a shorter K is not cut.  Run by tools/tune.py --rules.
+5%), so that a shorter K is not cut; where the rounds model names the fastest splits, its
+constants instead (split_slice_k, and split_partial_k where the partial products' traffic
+must be weighed: fit_split_model).  Run by tools/tune.py --rules.
 
 usage: tools/tune_rules.py [--clgemm build/clgemm] [--device SPEC] [--out FILE]
                            [--purposes auto,tensor_core,...] [--time-limit S]
@@ -204,8 +206,8 @@ def tune_class(args, purpose, cdtype, rdtype, bases, trans, m_max, M, cus):
     score, algo, params, per_cu, per, kmin = scored[0]
     if (algo, params) == bases[0][:2] and not per_cu:
         return None, scored  # the purpose's own first choice, unsplit: no rule needed
-    slice_k = fit_slice_k([every[(algo, params, N, K)] for N, K in shapes], shapes, cus) \
-        if per_cu else 0
+    slice_k, partial_k = fit_split_model([every[(algo, params, N, K)] for N, K in shapes],
+                                         shapes, cus) if per_cu else (0, 0)
     N, K = shapes[0]
     e = 4 if rdtype == 'f32' else 2
     gbps = ((M * K + K * N) * e + M * N * 4) / (per[0][0] * 1e-3) / 1e9
@@ -213,35 +215,44 @@ def tune_class(args, purpose, cdtype, rdtype, bases, trans, m_max, M, cus):
             'm_max': m_max, 'algorithm': algo, 'params': params,
             'split_per_cu': round(per_cu, 4), 'split_kmin': max(KSLICE_MIN, kmin) if per_cu else 0,
             **({'split_slice_k': slice_k, 'split_kmin': KSLICE_MIN} if slice_k else {}),
+            **({'split_partial_k': partial_k} if slice_k and partial_k else {}),
             'measured': '%dx%dx%d' % (M, N, K), 'ms': round(per[0][0], 5),
             'gbps': round(gbps, 1)}, scored
 
 
-def rounds_choice(runs, K, cus, slice_k):
+def rounds_choice(runs, K, cus, slice_k, partial_k=0):
     """The split shape_rule_split's rounds model picks among those measured (runs: {S: (ms,
     blocks of C unsplit)}): the fewest rounds of blocks per CU for the work, ceil(blocks x S /
-    cus) / S, each slice costing slice_k more values of K."""
-    return min(sorted(runs), key=lambda S: math.ceil(runs[S][1] * S / cus) / S *
-               (1 + S * slice_k / K))
+    cus) / S, each slice costing slice_k more values of K, and a split's partial products
+    (2S + 1) x blocks x partial_k / (cus x K) more (host/lib/shape_rule.h)."""
+    def cost(S):
+        blocks = runs[S][1]
+        partials = (2 * S + 1) * blocks * partial_k / (cus * K) if S > 1 else 0.0
+        return math.ceil(blocks * S / cus) / S * (1 + S * slice_k / K) + partials
+    return min(sorted(runs), key=cost)
 
 
-def fit_slice_k(per_shape, shapes, cus):
-    """split_slice_k for the winner, or 0: the value (of 0 .. 512) whose choice of split at the
-    measured shapes loses least against the fastest split there, the middle of the best
-    stretch; 0 where even the best loses more than 2% on average (a kernel whose time is not
-    its rounds of blocks, such as one bound by memory, keeps split_per_cu)."""
-    losses = []
-    for L in range(0, 513, 8):
-        loss = 0.0
-        for runs, (N, K) in zip(per_shape, shapes):
-            fastest = min(t for t, _ in runs.values())
-            loss += math.log(runs[rounds_choice(runs, K, cus, L)][0] / fastest)
-        losses.append((round(loss, 6), L))
-    best = min(loss for loss, _ in losses)
+def fit_split_model(per_shape, shapes, cus):
+    """(split_slice_k, split_partial_k) for the winner, or (0, 0): the pair (slice_k of 0 ..
+    512, partial_k of 0 .. 160) whose choice of split at the measured shapes loses least
+    against the fastest split there; partial_k stays 0 unless it loses less, and slice_k is
+    the middle of the best stretch; (0, 0) where even the best loses more than 2% on average
+    (a kernel whose time is not its rounds of blocks, such as one bound by memory, keeps
+    split_per_cu)."""
+    losses = {}
+    for P in range(0, 161, 8):
+        for L in range(0, 513, 8):
+            loss = 0.0
+            for runs, (N, K) in zip(per_shape, shapes):
+                fastest = min(t for t, _ in runs.values())
+                loss += math.log(runs[rounds_choice(runs, K, cus, L, P)][0] / fastest)
+            losses[(L, P)] = round(loss, 6)
+    best = min(losses.values())
     if best > len(shapes) * math.log(1.02):
-        return 0
-    tied = [L for loss, L in losses if loss == best]
-    return max(8, tied[len(tied) // 2])
+        return 0, 0
+    P = min(P for (L, P), loss in losses.items() if loss == best)
+    tied = sorted(L for (L, q), loss in losses.items() if q == P and loss == best)
+    return max(8, tied[len(tied) // 2]), P
 
 
 def save(out, rules, measured=()):
@@ -319,9 +330,11 @@ def main(argv=None):
                     continue
                 rule = dict(rule, device=device, driver=driver, date=time.strftime('%Y-%m-%d'))
                 rules.append(rule)
-                print('%-18s %-4s %-3s M<=%-4d %s:%s split/CU %.2f slice_k %d  %.4f ms (%s), next: %s' % (
+                print('%-18s %-4s %-3s M<=%-4d %s:%s split/CU %.2f slice_k %d partial_k %d  '
+                      '%.4f ms (%s), next: %s' % (
                     purpose, rdtype, rule['trans'], m_max, rule['algorithm'], rule['params'],
-                    rule['split_per_cu'], rule.get('split_slice_k', 0), rule['ms'],
+                    rule['split_per_cu'], rule.get('split_slice_k', 0),
+                    rule.get('split_partial_k', 0), rule['ms'],
                     rule['measured'],
                     '; '.join('%s:%s %.4f' % (s[1], s[2], s[4][0][0]) for s in scored[1:3])))
                 sys.stdout.flush()
