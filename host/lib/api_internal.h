@@ -60,7 +60,8 @@ clgemm_status api_choose(const char *fn, clgemm_context *ctx, const char *algori
  * function called in messages. */
 clgemm_status gemm_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_desc *desc,
                         cl_command_queue queue, cl_event *first, cl_event *last);
-/* What that call would run, as clgemm_resolve writes it (nothing is enqueued). */
+/* What that call would run, as clgemm_resolve writes it (gemm_resolve.c; nothing is
+ * enqueued). */
 clgemm_status gemm_call_resolve(const char *fn, clgemm_context *ctx, const clgemm_gemm_desc *d,
                                 char *out, size_t size);
 /* The context's plan for (algorithm, element type, parameters, build), made once; NULL only

@@ -196,10 +196,8 @@ static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clge
                                  size_t batch, const user_operand x[3], problem *p,
                                  struct ctx_plan **out, bool *any);
 
-/* What clgemm_gemm and clgemm_resolve_gemm share: the descriptor checked, then the plan. */
-static clgemm_status check_and_choose(const char *fn, clgemm_context *ctx,
-                                      const clgemm_gemm_desc *d, size_t *batch, problem *p,
-                                      struct ctx_plan **out, bool *any)
+clgemm_status gemm_call_choose(const char *fn, clgemm_context *ctx, const clgemm_gemm_desc *d,
+                               size_t *batch, problem *p, struct ctx_plan **out, bool *any)
 {
     if (!ctx)
         return gemm_check_bad(fn, "NULL context");
@@ -293,7 +291,7 @@ clgemm_status gemm_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_d
     problem p;
     struct ctx_plan *cp = NULL;
     bool any = false;
-    clgemm_status st = check_and_choose(fn, ctx, d, &batch, &p, &cp, &any);
+    clgemm_status st = gemm_call_choose(fn, ctx, d, &batch, &p, &cp, &any);
     if (st != CLGEMM_SUCCESS)
         return st;
     const gemm_plan *plan = &cp->plan;
@@ -348,64 +346,4 @@ clgemm_status clgemm_gemm(clgemm_context *ctx, const clgemm_gemm_desc *desc,
                           cl_command_queue queue, cl_event *first, cl_event *last)
 {
     return gemm_call(__func__, ctx, desc, queue, first, last);
-}
-
-clgemm_status clgemm_resolve_gemm(clgemm_context *ctx, const clgemm_gemm_desc *desc, char *out,
-                                 size_t size)
-{
-    return gemm_call_resolve(__func__, ctx, desc, out, size);
-}
-
-clgemm_status gemm_call_resolve(const char *fn, clgemm_context *ctx, const clgemm_gemm_desc *d,
-                                char *out, size_t size)
-{
-    if (!out || size == 0)
-        return gemm_check_bad(fn, "NULL output buffer");
-    size_t batch = 1;
-    problem p;
-    struct ctx_plan *cp = NULL;
-    bool any = false;
-    clgemm_status st = check_and_choose(fn, ctx, d, &batch, &p, &cp, &any);
-    if (st != CLGEMM_SUCCESS)
-        return st;
-    return api_describe(fn, cp, out, size);
-}
-
-clgemm_status clgemm_prepare_gemm(clgemm_context *ctx, const clgemm_gemm_desc *desc,
-                                  clgemm_build_info *info)
-{
-    if (info)
-        memset(info, 0, sizeof *info);
-    size_t batch = 1;
-    problem p;
-    struct ctx_plan *cp = NULL;
-    bool any = false;
-    clgemm_status st = check_and_choose(__func__, ctx, desc, &batch, &p, &cp, &any);
-    if (cp && info) {
-        api_fill_info(info, &cp->plan, cp->algo);
-        info->log = cp->log;
-    }
-    return st;
-}
-
-clgemm_status clgemm_resolve_packing(clgemm_context *ctx, const clgemm_gemm_desc *desc,
-                                     unsigned *operands)
-{
-    if (!operands)
-        return gemm_check_bad(__func__, "NULL operands");
-    *operands = 0;
-    size_t batch = 1;
-    problem p;
-    struct ctx_plan *cp = NULL;
-    bool any = false;
-    clgemm_status st = check_and_choose(__func__, ctx, desc, &batch, &p, &cp, &any);
-    if (st != CLGEMM_SUCCESS)
-        return st;
-    /* The row-major problem's A and B are the caller's B and A in a column-major call, and
-     * again exchanged in a swapped one. */
-    const bool col = (desc->layout == CLGEMM_COL_MAJOR) != p.swapped;
-    *operands = (p.pack[0] ? (col ? CLGEMM_PACKS_B : CLGEMM_PACKS_A) : 0u) |
-                (p.pack[1] ? (col ? CLGEMM_PACKS_A : CLGEMM_PACKS_B) : 0u) |
-                (p.pack[2] ? CLGEMM_PACKS_C : 0u);
-    return api_ok();
 }

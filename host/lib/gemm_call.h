@@ -1,5 +1,6 @@
-/* What host/lib/gemm_call.c shares with the batch choice (batch_choice.c): the row-major
- * problem a call becomes, and the two tests a batched plan must pass. */
+/* What host/lib/gemm_call.c shares with the batch choice (batch_choice.c) and the resolve
+ * calls (gemm_resolve.c): the row-major problem a call becomes, the choice of its plan, and
+ * the two tests a batched plan must pass. */
 #ifndef CLGEMM_GEMM_CALL_H
 #define CLGEMM_GEMM_CALL_H
 
@@ -21,6 +22,12 @@ typedef struct problem {
     gemm_operand packed[3];
     bool swapped;         /* C^T = op(B)^T op(A)^T, for a plan with SWAP=1 */
 } problem;
+
+/* What clgemm_gemm and the calls that only say what it would run share (gemm_resolve.c): the
+ * descriptor checked, then the call's row-major problem, its plan (*out: also a named plan
+ * that failed to build, for its log), and whether any operand is packed. */
+clgemm_status gemm_call_choose(const char *fn, clgemm_context *ctx, const clgemm_gemm_desc *d,
+                               size_t *batch, problem *p, struct ctx_plan **out, bool *any);
 
 /* Whether the plan runs the whole batch in one launch, its packing decided on a copy of *p:
  * then *p and *any take that packing; else both stay as they were. */
