@@ -540,14 +540,17 @@ with tempfile.TemporaryDirectory() as tmp:
     # (C^T = op(B)^T op(A)^T, so the rule's B stored N x K is the call's A stored M x K), and
     # verifies; the same call stored column-major is C^T's shape itself, no mirror; T N has
     # neither (the rule names B stored N x K only).
-    for trans, layout, size, want in (('NN', 'row', '70x3x300', 'mirrored'),
-                                      ('NT', 'row', '70x3x300', 'mirrored'),
-                                      ('NN', 'col', '3x70x300', 'mirrored'),
-                                      ('TN', 'col', '70x3x300', 'direct'),
-                                      ('TN', 'row', '70x3x300', 'none')):
+    # (A bias per column of C runs along the kernel's rows in the swapped store.)
+    epi = ('--epilogue', 'bias_gelu', '--out', 'bf16', '--beta', '0.5')
+    for trans, layout, size, want, more in (('NN', 'row', '70x3x300', 'mirrored', ()),
+                                            ('NT', 'row', '70x3x300', 'mirrored', ()),
+                                            ('NT', 'row', '70x3x300', 'mirrored', epi),
+                                            ('NN', 'col', '3x70x300', 'mirrored', ()),
+                                            ('TN', 'col', '70x3x300', 'direct', ()),
+                                            ('TN', 'row', '70x3x300', 'none', ())):
         rc, out, err = run('--device', 'pocl', '--algo', 'auto', '--size', size, '--trans', trans,
                            '--layout', layout, '--iters', '1', '--quiet', '--format', 'json',
-                           '--no-baseline', env={'CLGEMM_TUNING_FILE': tuning})
+                           '--no-baseline', *more, env={'CLGEMM_TUNING_FILE': tuning})
         try:
             row = json.loads(out)['results'][0]['rows'][0]
             note = row['note'] if rc == 0 and row['status'] == 'ok' else 'FAILED ' + out + err
@@ -556,8 +559,8 @@ with tempfile.TemporaryDirectory() as tmp:
         got = ('none' if 'skinny' not in note else
                'mirrored' if 'mirrored' in note and 'SWAP=1,SPLITK=4' in note else
                'direct' if 'SWAP' not in note and 'SPLITK=4' in note else note)
-        expect(got == want, 'a tall, narrow %s %s %s call: rule %s (verified)' %
-               (layout, trans, size, want), note)
+        expect(got == want, 'a tall, narrow %s %s %s call%s: rule %s (verified)' %
+               (layout, trans, size, ' with ' + ' '.join(more) if more else '', want), note)
     # The same for a purpose name's 16-bit rule (step 10's 16-column tile, emulated): N T is
     # mirrored; N N is not (that tile reads no 16-bit B stored K x N: the plan refuses it
     # before any compiler runs, so nothing is printed on stderr) and runs the default.
