@@ -6,6 +6,17 @@
 #include "api_internal.h"
 #include "gemm_call.h"
 
+/* The call's row-major problem and plan as clgemm_gemm chooses them (*cp: also a named plan
+ * that failed to build); its batch and whether it packs are clgemm_gemm's business. */
+static clgemm_status choose(const char *fn, clgemm_context *ctx, const clgemm_gemm_desc *d,
+                            problem *p, struct ctx_plan **cp)
+{
+    size_t batch = 1;
+    bool any = false;
+    *cp = NULL;
+    return gemm_call_choose(fn, ctx, d, &batch, p, cp, &any);
+}
+
 clgemm_status clgemm_resolve_gemm(clgemm_context *ctx, const clgemm_gemm_desc *desc, char *out,
                                  size_t size)
 {
@@ -17,11 +28,9 @@ clgemm_status gemm_call_resolve(const char *fn, clgemm_context *ctx, const clgem
 {
     if (!out || size == 0)
         return gemm_check_bad(fn, "NULL output buffer");
-    size_t batch = 1;
     problem p;
-    struct ctx_plan *cp = NULL;
-    bool any = false;
-    clgemm_status st = gemm_call_choose(fn, ctx, d, &batch, &p, &cp, &any);
+    struct ctx_plan *cp;
+    clgemm_status st = choose(fn, ctx, d, &p, &cp);
     if (st != CLGEMM_SUCCESS)
         return st;
     return api_describe(fn, cp, out, size);
@@ -32,11 +41,9 @@ clgemm_status clgemm_prepare_gemm(clgemm_context *ctx, const clgemm_gemm_desc *d
 {
     if (info)
         memset(info, 0, sizeof *info);
-    size_t batch = 1;
     problem p;
-    struct ctx_plan *cp = NULL;
-    bool any = false;
-    clgemm_status st = gemm_call_choose(__func__, ctx, desc, &batch, &p, &cp, &any);
+    struct ctx_plan *cp;
+    clgemm_status st = choose(__func__, ctx, desc, &p, &cp);
     if (cp && info) {
         api_fill_info(info, &cp->plan, cp->algo);
         info->log = cp->log;
@@ -50,11 +57,9 @@ clgemm_status clgemm_resolve_packing(clgemm_context *ctx, const clgemm_gemm_desc
     if (!operands)
         return gemm_check_bad(__func__, "NULL operands");
     *operands = 0;
-    size_t batch = 1;
     problem p;
-    struct ctx_plan *cp = NULL;
-    bool any = false;
-    clgemm_status st = gemm_call_choose(__func__, ctx, desc, &batch, &p, &cp, &any);
+    struct ctx_plan *cp;
+    clgemm_status st = choose(__func__, ctx, desc, &p, &cp);
     if (st != CLGEMM_SUCCESS)
         return st;
     /* The row-major problem's A and B are the caller's B and A in a column-major call, and
