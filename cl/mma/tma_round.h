@@ -23,10 +23,10 @@
 /* The bytes of a slot to round: A's box, then B's */
 #define ROUND_FROM (PACKA == 2 ? 0 : A_BYTES)
 #define ROUND_BYTES ((PACKB == 2 ? STAGE_BYTES : A_BYTES) - ROUND_FROM)
+/* The first float4 of slot s to round. */
+#define TMA_ROUND_BASE(s) ((__local float4 *)(wgmma_arena_w_ + (s) * STAGE_BYTES + ROUND_FROM))
 /* Slot s's bytes, shared by the n work-items that round them (id among them). */
-#define TMA_ROUND_SLOT_BY(s, id, n)                                                          \
-    tf32_round_local((__local float4 *)(wgmma_arena_w_ + (s) * STAGE_BYTES + ROUND_FROM),    \
-                     ROUND_BYTES / 16, id, n)
+#define TMA_ROUND_SLOT_BY(s, id, n) tf32_round_local(TMA_ROUND_BASE(s), ROUND_BYTES / 16, id, n)
 #define TMA_ROUND_SLOT(s, n) TMA_ROUND_SLOT_BY(s, tid, n)
 
 #if ROUNDER
@@ -45,8 +45,7 @@ inline void tma_round_share(__local float4 *p, const int id)
     for (int j = 0; j < ROUND_EACH; ++j)
         p[id + j * ROUNDERS] = tf32_round4(v[j]);
 }
-#define TMA_ROUND_SHARE(s, id)                                                               \
-    tma_round_share((__local float4 *)(wgmma_arena_w_ + (s) * STAGE_BYTES + ROUND_FROM), id)
+#define TMA_ROUND_SHARE(s, id) tma_round_share(TMA_ROUND_BASE(s), id)
 #else
 #define TMA_ROUND_SHARE(s, id) TMA_ROUND_SLOT_BY(s, id, ROUNDERS)
 #endif
