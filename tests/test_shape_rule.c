@@ -206,6 +206,37 @@ static void test_shipped(void)
     tuning_free(&db);
 }
 
+/* The shipped H100 rules at the shapes their notes quote: what a change to tuning/ must keep
+ * or say it changes (the device's own probes chose these). */
+static void test_shipped_choices(void)
+{
+    tuning_db db = { 0 };
+    for (const struct embedded_kernel *k = embedded_tuning; k->name; k++)
+        EXPECT(tuning_parse(&db, k->source, strlen(k->source), 1) >= 0);
+    const shape_rules *r = &db.rules;
+    const char *h100 = "NVIDIA H100 80GB HBM3";
+    /* fp32 N T: swapped from M = 113 (probe181: 128 x 28672 x 4096 0.861 -> 0.757 ms), B^T
+     * read in place up to M = 112 (112 x 4096 x 4096 0.130 against 0.139 swapped). */
+    const shape_rule *x = shape_rule_lookup(r, h100, "", "auto", CLGEMM_F32, false, true, false,
+                                            128, 28672);
+    EXPECT(x && strcmp(x->params, "SWAP=1,READT=0") == 0 && x->m_max == 128);
+    EXPECT(x && shape_rule_split(x, 132, 224, 4096, false) == 1);
+    EXPECT(x && shape_rule_split(x, 132, 48, 4096, false) == 8); /* 128 x 6144 x 4096 */
+    x = shape_rule_lookup(r, h100, "", "auto", CLGEMM_F32, false, true, false, 112, 4096);
+    EXPECT(x && strcmp(x->params, "READT=1") == 0 && x->m_max == 112);
+    x = shape_rule_lookup(r, h100, "", "auto", CLGEMM_F32, false, false, false, 128, 4096);
+    EXPECT(x && strcmp(x->params, "READT=1") == 0 && x->trans == -1); /* N N as before */
+    /* TF32 N N at 128 < M <= 512 splits as N T does (probe181): 2 slices at 256 x 4096 x
+     * 4096 (64 blocks) and 512 x 6144 x 4096 (192), none at 512 x 4096 x 4096 (128). */
+    x = shape_rule_lookup(r, h100, "", "tensor_core", CLGEMM_F32, false, false, false, 256, 4096);
+    EXPECT(x && x->m_max == 512 && x->trans == 0);
+    EXPECT(x && shape_rule_split(x, 132, 64, 4096, false) == 2);
+    EXPECT(x && shape_rule_split(x, 132, 192, 4096, false) == 2);
+    EXPECT(x && shape_rule_split(x, 132, 128, 4096, false) == 1);
+    EXPECT(x && shape_rule_split(x, 132, 672, 4096, false) == 1); /* 384 x 28672 x 4096 */
+    tuning_free(&db);
+}
+
 /* TF32 beyond the rules (shape_tf32_registers_form): the wide tile and tf32x3's take A in
  * registers with the producer's registers, swapped where B is the larger operand; a narrow
  * tile (few blocks: api_fill_tiles) or a 64-row one keeps its form. */
@@ -227,6 +258,7 @@ int main(void)
 {
     test_parse_and_lookup();
     test_shipped();
+    test_shipped_choices();
     test_tf32_registers_form();
     printf("%s\n", failures ? "FAILED" : "ok");
     return failures ? 1 : 0;
