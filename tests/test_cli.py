@@ -583,6 +583,30 @@ with tempfile.TemporaryDirectory() as tmp:
             ok = False
         expect(ok, 'a 16-bit tall, narrow %s call: %s' %
                (trans, 'mirrored' if want else 'the default, quietly'), out + err)
+    # A rule's wide form (shape_rule_wide): unsplit rounds of the wider tile, each wide_round
+    # of the rule's, against the rule's own tile; 64 blocks of 32 x 32 against 32 of 64 x 64
+    # leave the wide form cheaper on up to 32 compute units at 1.25, never at 100.
+    for wide_round, want in ((1.25, True), (100, False)):
+        rulew = {'device': pocl_name, 'purpose': 'auto', 'dtype': 'f32', 'trans': 'NT',
+                 'm_max': 8, 'algorithm': 'block_tiled', 'params': 'BM=32,BN=32,BK=8,TM=4,TN=4',
+                 'wide_params': 'BM=64,BN=64,BK=8,TM=4,TN=4', 'wide_round': wide_round}
+        json.dump({'format': 'clgemm-tuning-1', 'entries': [], 'rules': [rulew]},
+                  open(tuning, 'w'))
+        rc, out, err = run('--device', 'pocl', '--algo', 'auto', '--size', '8x2048x64', '--trans',
+                           'NT', '--iters', '1', '--quiet', '--format', 'json', '--no-baseline',
+                           env={'CLGEMM_TUNING_FILE': tuning})
+        try:
+            row = json.loads(out)['results'][0]['rows'][0]
+            note = row['note'] if rc == 0 and row['status'] == 'ok' else 'FAILED ' + out + err
+        except (ValueError, KeyError, IndexError):
+            note = 'FAILED: ' + out + err
+        wide = 'BM=64,BN=64' in note.split('(')[0] and 'the wide form' in note
+        narrow = 'BM=32,BN=32' in note.split('(')[0] and 'the wide form' not in note
+        expect((wide if want else narrow) and 'FAILED' not in note,
+               'a rule\'s wide form at wide_round %g: %s (verified)' %
+               (wide_round, 'taken' if want else 'not taken'), note)
+    json.dump({'format': 'clgemm-tuning-1', 'entries': [], 'rules': [rule, rule16]},
+              open(tuning, 'w'))
     rc, out, err = run('--device', 'pocl', '--algo', 'list', env={'CLGEMM_TUNING_FILE': tuning})
     expect(rc == 0 and 'M <= 4     -> skinny:BM=4,KT=8, K split below' in out,
            '--algo list prints the device\'s shape rules', out)

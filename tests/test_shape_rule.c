@@ -56,13 +56,18 @@ static const char *const doc =
     " {\"device\": \"GPU W\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"any\",\n"
     "  \"trans_a\": \"X\", \"m_max\": 64, \"algorithm\": \"warp_tiled\", \"params\": \"\",\n"
     "  \"batch\": true},\n"
+    " {\"device\": \"GPU U\", \"purpose\": \"tensor_core\", \"dtype\": \"f32\", \"trans\": \"any\",\n"
+    "  \"m_max\": 512, \"algorithm\": \"wgmma_tma\", \"params\": \"BN=128\", \"split_slice_k\": 80,\n"
+    "  \"split_partial_k\": 72, \"split_kmin\": 128, \"wide_params\": \"SWAP=1\", \"wide_round\": 1.25},\n"
+    " {\"device\": \"GPU U\", \"purpose\": \"tensor_core\", \"dtype\": \"f32\", \"trans\": \"any\",\n"
+    "  \"m_max\": 256, \"algorithm\": \"wgmma_tma\", \"params\": \"\", \"wide_params\": \"SWAP=1\"},\n"
     " 7]}";
 
 static void test_parse_and_lookup(void)
 {
     tuning_db db = { 0 };
     EXPECT(tuning_parse(&db, doc, strlen(doc), 0) == 0); /* no entries ... */
-    EXPECT(db.rules.count == 10);                        /* ... ten good rules of eighteen */
+    EXPECT(db.rules.count == 11);                        /* ... eleven good rules of twenty */
     const shape_rules *r = &db.rules;
     const shape_rule *x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, true, false, 1, 4096);
     EXPECT(x && x->m_max == 1); /* the tightest class */
@@ -156,6 +161,22 @@ static void test_parse_and_lookup(void)
     EXPECT(shape_rule_split(x, 132, 160, 5120, false) == 4);  /* 512 x 5120 x 5120 */
     EXPECT(shape_rule_split(x, 132, 48, 4096, false) == 8);   /* 128 x 6144 x 4096 */
     EXPECT(shape_rule_split(x, 132, 32, 4096, false) == 4);   /* 128 x 4096 x 4096 */
+    /* The wide form (shape_rule_wide): unsplit rounds of the wider tile, each 1.25 of the
+     * rule's, against the rule's tile at its split; the H100's TF32 N T at M <= 512 in
+     * probe181 ran the faster of the two at each shape below (the malformed M <= 256 rule,
+     * wide_params without wide_round, was skipped). */
+    x = shape_rule_lookup(r, "GPU U", "", "tensor_core", CLGEMM_F32, false, true, false, 256, 4096);
+    EXPECT(x && x->m_max == 512 && strcmp(x->wide_params, "SWAP=1") == 0 && x->wide_round == 1.25);
+    double own = 0, wide = 0;
+    EXPECT(shape_rule_split(x, 132, 192, 4096, true) == 2);             /* 512 x 6144 x 4096 */
+    EXPECT(shape_rule_wide(x, 132, 192, 2, 4096, true, 96, &own, &wide)); /* 0.133 -> 0.097 */
+    EXPECT(own > 1.6 && own < 1.8 && wide > 1.25 && wide < 1.3);
+    EXPECT(shape_rule_wide(x, 132, 672, 1, 4096, true, 448, NULL, NULL)); /* 384 x 28672 */
+    EXPECT(!shape_rule_wide(x, 132, 128, 1, 4096, true, 64, NULL, NULL)); /* 512 x 4096 */
+    EXPECT(!shape_rule_wide(x, 132, 120, 1, 5120, true, 80, NULL, NULL)); /* 300 x 5120 */
+    EXPECT(!shape_rule_wide(x, 132, 64, 2, 4096, true, 32, NULL, NULL));  /* 256 x 4096 */
+    x = shape_rule_lookup(r, "GPU Z", "", "auto", CLGEMM_F32, false, true, false, 16, 4096);
+    EXPECT(x && !x->wide_params[0] && !shape_rule_wide(x, 132, 672, 1, 4096, true, 1, NULL, NULL));
     /* A's layout, where a rule names it ("trans_a"): a batch with A stored K x M takes the
      * rule for it, one with A as M x K the rule for either; the malformed "X" was skipped. */
     x = shape_rule_lookup(r, "GPU W", "", "auto", CLGEMM_F32, true, true, true, 128, 128);
@@ -185,6 +206,7 @@ static void test_shipped(void)
         errbuf e = { "" };
         const bool ok = a && a->desc.step > 0 && algo_takes(a, (clgemm_dtype)x->dtype) &&
                         gemm_params_check(a, x->params, &e) == 0 &&
+                        gemm_params_check(a, x->wide_params, &e) == 0 &&
                         (strcmp(x->purpose, "auto") != 0 ||
                          strcmp(a->desc.precision, "fp32") == 0);
         if (!ok)
@@ -215,15 +237,18 @@ static void test_shipped_choices(void)
         EXPECT(tuning_parse(&db, k->source, strlen(k->source), 1) >= 0);
     const shape_rules *r = &db.rules;
     const char *h100 = "NVIDIA H100 80GB HBM3";
-    /* fp32 N T: swapped from M = 113 (probe181: 128 x 28672 x 4096 0.861 -> 0.757 ms), B^T
-     * read in place up to M = 112 (112 x 4096 x 4096 0.130 against 0.139 swapped). */
+    /* fp32 N T: swapped from M = 121 (probe181: 128 x 28672 x 4096 0.861 -> 0.757 ms), B^T
+     * read in place up to M = 120 (probes 181-182: 112 x 4096 x 4096 0.130 against 0.139
+     * swapped, 120 x 4096 x 4096 0.131 against 0.139). */
     const shape_rule *x = shape_rule_lookup(r, h100, "", "auto", CLGEMM_F32, false, true, false,
                                             128, 28672);
     EXPECT(x && strcmp(x->params, "SWAP=1,READT=0") == 0 && x->m_max == 128);
     EXPECT(x && shape_rule_split(x, 132, 224, 4096, false) == 1);
     EXPECT(x && shape_rule_split(x, 132, 48, 4096, false) == 8); /* 128 x 6144 x 4096 */
     x = shape_rule_lookup(r, h100, "", "auto", CLGEMM_F32, false, true, false, 112, 4096);
-    EXPECT(x && strcmp(x->params, "READT=1") == 0 && x->m_max == 112);
+    EXPECT(x && strcmp(x->params, "READT=1") == 0 && x->m_max == 120);
+    x = shape_rule_lookup(r, h100, "", "auto", CLGEMM_F32, false, true, false, 120, 4096);
+    EXPECT(x && strcmp(x->params, "READT=1") == 0 && x->m_max == 120);
     x = shape_rule_lookup(r, h100, "", "auto", CLGEMM_F32, false, false, false, 128, 4096);
     EXPECT(x && strcmp(x->params, "READT=1") == 0 && x->trans == -1); /* N N as before */
     /* TF32 N N at 128 < M <= 512 splits as N T does (probe181): 2 slices at 256 x 4096 x
@@ -234,6 +259,16 @@ static void test_shipped_choices(void)
     EXPECT(x && shape_rule_split(x, 132, 192, 4096, false) == 2);
     EXPECT(x && shape_rule_split(x, 132, 128, 4096, false) == 1);
     EXPECT(x && shape_rule_split(x, 132, 672, 4096, false) == 1); /* 384 x 28672 x 4096 */
+    /* N T: the wide form at 512 x 6144 x 4096 (96 blocks against 192 in 2 slices), not at
+     * 512 x 4096 x 4096 (64 against 128 unsplit). */
+    x = shape_rule_lookup(r, h100, "", "tensor_core", CLGEMM_F32, false, true, false, 512, 6144);
+    EXPECT(x && x->trans == -1 && x->wide_round > 1 && strstr(x->wide_params, "PACKA=3"));
+    EXPECT(x && shape_rule_wide(x, 132, 192, 2, 4096, true, 96, NULL, NULL));
+    EXPECT(x && !shape_rule_wide(x, 132, 128, 1, 4096, true, 64, NULL, NULL));
+    /* N N the same (probe182: 448 x 11008 x 4096 0.230 -> 0.187 ms with 172 wide blocks). */
+    x = shape_rule_lookup(r, h100, "", "tensor_core", CLGEMM_F32, false, false, false, 448, 11008);
+    EXPECT(x && x->trans == 0 && shape_rule_wide(x, 132, 344, 1, 4096, true, 172, NULL, NULL));
+    EXPECT(x && !shape_rule_wide(x, 132, 120, 1, 5120, true, 80, NULL, NULL));
     tuning_free(&db);
 }
 

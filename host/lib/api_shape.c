@@ -36,6 +36,45 @@ static size_t kernel_blocks(const gemm_plan *g, size_t M, size_t N)
            ((cols + (size_t)g->bn - 1) / (size_t)g->bn);
 }
 
+/* A rule's parameters as this call runs them: mirrored, with SWAP turned over. */
+static bool rule_form(const char *rule_params, bool mirrored, char *out, size_t size)
+{
+    snprintf(out, size, "%s", rule_params);
+    if (!mirrored)
+        return true;
+    params given = { 0 };
+    errbuf e = { "" };
+    if (params_parse(&given, rule_params, &e) != 0)
+        return false;
+    snprintf(out, size, "%s%sSWAP=%d", rule_params, *rule_params ? "," : "",
+             params_get(&given, "SWAP", 0) == 1 ? 0 : 1);
+    return true;
+}
+
+/* The rule's wide form (shape_rule_wide) where it costs less than the plan chosen, unsplit;
+ * else NULL.  why: what the comparison was, for the reason. */
+static struct ctx_plan *wide_form(clgemm_context *ctx, const shape_rule *r, const algo_def *algo,
+                                  clgemm_dtype dtype, size_t M, size_t N, size_t K,
+                                  const gemm_build *build, bool mirrored, long tiles, int split,
+                                  bool uneven, char *why, size_t size)
+{
+    char wide_params[sizeof r->wide_params + 16];
+    if (!r->wide_params[0] || (build && build->batched) ||
+        !rule_form(r->wide_params, mirrored, wide_params, sizeof wide_params))
+        return NULL;
+    struct ctx_plan *w = api_plan(ctx, algo, dtype, wide_params, build);
+    if (!w || w->status != PLAN_OK)
+        return NULL;
+    const long wide_tiles = (long)kernel_blocks(&w->plan, M, N);
+    double own = 0, wide = 0;
+    if (!shape_rule_wide(r, ctx->dev->compute_units, tiles, split, (long)K, uneven, wide_tiles,
+                         &own, &wide))
+        return NULL;
+    snprintf(why, size, "; the wide form %.100s: %ld blocks of %dx%d, %.2f rounds of the rule's "
+             "against %.2f", wide_params, wide_tiles, w->plan.bm, w->plan.bn, wide, own);
+    return w;
+}
+
 /* A rule's kernel for this call.  mirrored: the rule is for C^T's shape, N x M (the call's
  * op(B)^T op(A)^T), and runs with its SWAP turned over: swapping a swapped problem back is
  * the call itself, so the kernel reads the same operands the same way as the rule measured
@@ -65,14 +104,8 @@ static bool choose_by_rule(clgemm_context *ctx, const char *algorithm, clgemm_dt
         (!algorithm && strcmp(algo->desc.precision, "fp32") != 0))
         return false;
     char rule_params[sizeof r->params + 16];
-    snprintf(rule_params, sizeof rule_params, "%s", r->params);
-    if (mirrored) {
-        params given = { 0 };
-        if (params_parse(&given, r->params, &e) != 0)
-            return false;
-        snprintf(rule_params, sizeof rule_params, "%s%sSWAP=%d", r->params,
-                 *r->params ? "," : "", params_get(&given, "SWAP", 0) == 1 ? 0 : 1);
-    }
+    if (!rule_form(r->params, mirrored, rule_params, sizeof rule_params))
+        return false;
     struct ctx_plan *p = api_plan(ctx, algo, dtype, rule_params, build);
     if (!p || p->status != PLAN_OK)
         return false;
@@ -83,6 +116,7 @@ static bool choose_by_rule(clgemm_context *ctx, const char *algorithm, clgemm_dt
                                              g->variant->split_in_launch)
                           : 1;
     char why_split[160] = "";
+    int slices = 1;
     if (split > 1) {
         char overrides[sizeof rule_params + 32];
         snprintf(overrides, sizeof overrides, "%s%sSPLITK=%d", rule_params,
@@ -90,11 +124,19 @@ static bool choose_by_rule(clgemm_context *ctx, const char *algorithm, clgemm_dt
         struct ctx_plan *q = api_plan(ctx, algo, dtype, overrides, build);
         if (q && q->status == PLAN_OK) {
             p = q;
+            slices = split;
             snprintf(why_split, sizeof why_split, "; %ld blocks of %dx%d for %u compute units: "
                      "K in %d slices", tiles, g->bm, g->bn, ctx->dev->compute_units, split);
         }
     }
-    api_reason("%s%s%sshape class M <= %ld, %s%s, %s data, for %s (rule of %s%s%s)%s",
+    char why_wide[192] = "";
+    struct ctx_plan *w = wide_form(ctx, r, algo, dtype, M, N, K, build, mirrored, tiles, slices,
+                                   g->variant->split_in_launch, why_wide, sizeof why_wide);
+    if (w) {
+        p = w;
+        why_split[0] = '\0';
+    }
+    api_reason("%s%s%sshape class M <= %ld, %s%s, %s data, for %s (rule of %s%s%s)%s%s",
                batched ? "batch rule: " : "",
                rank ? "a tighter class's kernel cannot run it: " : "",
                mirrored ? "mirrored, the rule of C^T's shape with SWAP turned over: " : "",
@@ -102,7 +144,7 @@ static bool choose_by_rule(clgemm_context *ctx, const char *algorithm, clgemm_dt
                r->trans_a < 0 ? "" : r->trans_a ? "A stored K x M, " : "A stored M x K, ",
                r->trans < 0 ? "any B" : r->trans ? "B stored N x K" : "B stored K x N",
                clgemm_dtype_name(dtype), purpose, r->device, *r->measured ? ", measured at " : "",
-               r->measured, why_split);
+               r->measured, why_split, why_wide);
     *out = p;
     return true;
 }

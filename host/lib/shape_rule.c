@@ -44,7 +44,8 @@ static bool read_rule(const json_object *o, shape_rule *r)
         !get_string(o, "trans", trans, sizeof trans) || !get_number(o, "m_max", &m_max) ||
         !get_number(o, "split_per_cu", &per_cu) || !get_number(o, "split_kmin", &kmin) ||
         !get_number(o, "split_slice_k", &slice_k) ||
-        !get_number(o, "split_partial_k", &partial_k))
+        !get_number(o, "split_partial_k", &partial_k) ||
+        !get_number(o, "wide_round", &r->wide_round))
         return false;
     json_object *v;
     if (json_object_object_get_ex(o, "driver", &v) &&
@@ -52,6 +53,10 @@ static bool read_rule(const json_object *o, shape_rule *r)
         return false;
     if (json_object_object_get_ex(o, "measured", &v) &&
         !get_string(o, "measured", r->measured, sizeof r->measured))
+        return false;
+    if (json_object_object_get_ex(o, "wide_params", &v) &&
+        (!get_string(o, "wide_params", r->wide_params, sizeof r->wide_params) ||
+         !(r->wide_round > 0 && r->wide_round <= 1e6)))
         return false;
     if (json_object_object_get_ex(o, "trans_a", &v) &&
         !get_string(o, "trans_a", trans_a, sizeof trans_a))
@@ -210,6 +215,21 @@ static bool cuts_evenly(long K, long s)
 /* split_slice_k's model (shape_rule.h): measured on the H100 at ten M <= 128 shapes with every
  * split 1..16 of step 7, it named the fastest at each (bench/results/2026-11-24_nvidia-h100/
  * splits/). */
+double shape_rule_split_cost(const shape_rule *r, unsigned compute_units, long tiles, long K,
+                             long s, bool uneven)
+{
+    if (tiles < 1 || compute_units < 1 || K < 1 || s < 1)
+        return INFINITY;
+    const long rounds = (tiles * s + (long)compute_units - 1) / (long)compute_units;
+    const bool second_launch = !uneven && s > 1 && !cuts_evenly(K, s);
+    /* The partial products: s of every block written, read back, C written once. */
+    const double partials = s > 1 ? (double)(2 * s + 1) * (double)tiles * r->split_partial_k /
+                                        ((double)compute_units * (double)K)
+                                  : 0.0;
+    return (double)rounds / (double)s * (1.0 + (double)s * r->split_slice_k / (double)K) +
+           partials + (second_launch ? SPLIT_UNEVEN_ROUNDS : 0.0);
+}
+
 static int split_by_rounds(const shape_rule *r, unsigned compute_units, long tiles, long K,
                            bool uneven)
 {
@@ -219,22 +239,29 @@ static int split_by_rounds(const shape_rule *r, unsigned compute_units, long til
     int best = 1;
     double best_cost = INFINITY;
     for (long s = 1; s <= most; s++) {
-        const bool second_launch = !uneven && s > 1 && !cuts_evenly(K, s);
-        const long rounds = (tiles * s + (long)compute_units - 1) / (long)compute_units;
-        /* The partial products: s of every block written, read back, C written once. */
-        const double partials = s > 1 ? (double)(2 * s + 1) * (double)tiles *
-                                            r->split_partial_k /
-                                            ((double)compute_units * (double)K)
-                                      : 0.0;
-        const double cost = (double)rounds / (double)s * (1.0 + (double)s * r->split_slice_k /
-                                                                   (double)K) +
-                            partials + (second_launch ? SPLIT_UNEVEN_ROUNDS : 0.0);
+        const double cost = shape_rule_split_cost(r, compute_units, tiles, K, s, uneven);
         if (cost < best_cost * (1.0 - 1e-9)) { /* ties keep the fewer slices */
             best_cost = cost;
             best = (int)s;
         }
     }
     return best;
+}
+
+bool shape_rule_wide(const shape_rule *r, unsigned compute_units, long tiles, int split, long K,
+                     bool uneven, long wide_tiles, double *own, double *wide)
+{
+    const double mine = shape_rule_split_cost(r, compute_units, tiles, K, split, uneven);
+    const double theirs =
+        r->wide_params[0] && wide_tiles > 0 && compute_units > 0
+            ? (double)((wide_tiles + (long)compute_units - 1) / (long)compute_units) *
+                  r->wide_round * (1.0 + r->split_slice_k / (double)K)
+            : INFINITY;
+    if (own)
+        *own = mine;
+    if (wide)
+        *wide = theirs;
+    return theirs < mine;
 }
 
 int shape_rule_split(const shape_rule *r, unsigned compute_units, long tiles, long K,

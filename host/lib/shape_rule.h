@@ -29,7 +29,10 @@
  * written, read back and C written, each block's pass as dear as P values of K; unlike L it
  * grows with the blocks, not with the rounds, so that where M x N is large a split whose
  * rounds save a little loses to the traffic (fp32 128 x 28672 x 4096 on step 7 swapped ran
- * 0.758 ms unsplit and 0.829 in 4 slices, probe170).  A rule with "batch": true is for strided batches alone
+ * 0.758 ms unsplit and 0.829 in 4 slices, probe170).  A rule may name a wider tile beside its
+ * own ("wide_params": parameters of the same step, "wide_round": W): a call runs it unsplit
+ * where its rounds of blocks, each W of the rule's unsplit round, cost less than the rule's
+ * tile at the split it chose (shape_rule_wide).  A rule with "batch": true is for strided batches alone
  * (clgemm_gemm_desc.batch > 1), and never splits. */
 #ifndef CLGEMM_SHAPE_RULE_H
 #define CLGEMM_SHAPE_RULE_H
@@ -50,6 +53,8 @@ typedef struct shape_rule {
     long split_kmin;
     double split_slice_k; /* > 0: split by rounds of blocks per compute unit (see above) */
     double split_partial_k; /* with split_slice_k: what moving the partial products costs */
+    char wide_params[160]; /* "": none; else a wider tile's form (see shape_rule_wide) */
+    double wide_round;  /* with wide_params: its round's cost in the rule's unsplit rounds */
     bool batch;         /* a class of strided batches ("batch": true): M, N of each problem */
     int source;         /* 0 user file, 1 shipped */
 } shape_rule;
@@ -87,6 +92,21 @@ long shape_rule_batch_m_max(const shape_rules *rules, const char *device, const 
  * else the count is moved to one that cuts K evenly where there is one. */
 int shape_rule_split(const shape_rule *r, unsigned compute_units, long tiles, long K,
                      bool uneven);
+
+/* What the split model (above) charges for s slices of `tiles` blocks, in rounds of the
+ * unsplit kernel at this K (rounds(1) x (1 + L / K) for s = 1). */
+double shape_rule_split_cost(const shape_rule *r, unsigned compute_units, long tiles, long K,
+                             long s, bool uneven);
+
+/* Whether the rule's wide form (wide_params), `wide_tiles` blocks unsplit, costs less than the
+ * rule's own tile, `tiles` blocks in `split` slices: ceil(wide_tiles / compute units) x
+ * wide_round x (1 + L / K) against shape_rule_split_cost.  The costs land in *own and *wide (may be NULL).
+ * Bigger tiles do more work per byte they load, so a round of them costs less than two rounds
+ * of half-size ones (the H100's TF32 128 x 256 against 128 x 128 at M <= 512: 1.25); where
+ * the narrow blocks leave a last round barely begun (512 x 6144 x 4096: 192 blocks on 132
+ * SMs) the wide ones fill one round (96). */
+bool shape_rule_wide(const shape_rule *r, unsigned compute_units, long tiles, int split, long K,
+                     bool uneven, long wide_tiles, double *own, double *wide);
 
 /* Beyond every rule, the parameters step 10 takes on fp32 data for an M x N call whose plan
  * has a bm x bn tile (split: tf32x3): one operand in registers with the producer's registers
