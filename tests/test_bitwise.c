@@ -27,7 +27,8 @@
 
 #define RUNS 5
 
-/* M x N x K: 1000 = 3 x 256 + 232 with SPLITK=4; M > BM of the skinny forms. */
+/* M x N x K: with SPLITK=4, 1000 = 3 x 256 + 232 in step 11's one launch and 4 x 248 + 8 in
+ * step 7's two; M > BM of the skinny forms. */
 enum { M = 17, N = 45, K = 1000 };
 
 /* Part 3's inputs: integers in -32..32, so that the sums are exact and many fall halfway

@@ -96,9 +96,10 @@ static const struct {
 /* layouts mode: two awkward sizes (odd everywhere, no dimension a multiple of a tile). */
 static const gemm_shape layout_sizes[] = { { 37, 29, 19 }, { 70, 45, 33 } };
 
-/* skinny mode: (M, N, K) with K cut into slices that leave a shorter last one for every
- * SPLITK below (2053 = 2 x 688 + 677, 1000 = 3 x 256 + 232, 333 = 2 x 112 + 109, ...), and
- * a K too short to cut, which a split plan still finishes through its reduction. */
+/* skinny mode: (M, N, K) with K cut into slices that leave a shorter last one for the
+ * SPLITK below (step 11 in one launch: 2053 = 1032 + 1021, 1000 = 3 x 256 + 232;
+ * the others a short rest: 2053 = 2 x 1024 + 5, 1000 = 3 x 328 + 16, 333 = 2 x 160 + 13),
+ * and a K too short to cut, which a split plan still finishes through its reduction. */
 static const gemm_shape skinny_sizes[] = { { 1, 31, 2053 }, { 3, 257, 1000 }, { 17, 45, 333 },
                                            { 2, 9, 7 } };
 static const gemm_shape skinny_full_sizes[] = { { 1, 1, 1 }, { 5, 4097, 65 },

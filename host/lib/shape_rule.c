@@ -205,11 +205,17 @@ static bool cuts_evenly(long K, long s)
     return K % len == 0 && K / len == s;
 }
 
-/* A shorter last slice is a second launch of the GEMM, which costs about this share of one
- * unsplit round: probe83 (bench/results/2026-11-26_nvidia-h100/probes) split step 7 at
- * 100x3000x777, where no count cuts K evenly, and 3 to 8 slices ran 0.075-0.050 ms against
- * 0.100 unsplit, about 0.035 ms more than their even share.  Skipping such counts left every
- * K without an even cut (777, or 1000 beyond K / split_kmin) unsplit, at 2-3.6x the time. */
+/* A count that leaves a shorter last slice pays this share of one unsplit round.  It was the
+ * second launch's cost while that slice was about as long as the others (probe83 in
+ * bench/results/2026-11-26_nvidia-h100/probes: about 0.035 ms more than the even share at
+ * 100x3000x777); since splitk.c cuts the rest short (under 8 values per slice) that launch
+ * costs next to nothing (probe183 in bench/results/2026-11-27_nvidia-h100/probes: 3 slices
+ * at 128x4096x4096 0.298 -> 0.168 ms, where the model, without this term, expects 0.161).
+ * The term stays: at short K the model, which counts one group per SM where step 7 runs two,
+ * favours too few slices, and this keeps it on the even cuts that measured faster there
+ * (200x3000x1000 N T: 2 slices 0.087 ms, 5 even ones 0.074; with the term at 0.1 or less the
+ * model takes 2).  Skipping such counts left every K without an even cut (777, or 1000
+ * beyond K / split_kmin) unsplit, at 2-3.6x the time. */
 #define SPLIT_UNEVEN_ROUNDS 0.4
 
 /* split_slice_k's model (shape_rule.h): measured on the H100 at ten M <= 128 shapes with every

@@ -6,9 +6,13 @@
  * block of C last adds the partial products in the same fixed order and stores C (a second
  * launch costs as much as a small GEMM; cl/mma/tma_ksplit.h).
  *
- * Slices are Ks = ceil(K / S) rounded up to a multiple of 8 values long (so that each slice's
- * operands stay as aligned as the whole ones: every kernel's vector width divides 8); the
- * floor(K / Ks) whole slices are one launch, and the shorter rest, if any, a second one.
+ * Slices are Ks = floor(K / S) rounded down to a multiple of 8 values long (so that each
+ * slice's operands stay as aligned as the whole ones: every kernel's vector width divides 8);
+ * the S whole slices are one launch, and the rest, if any, fewer than 8·S values, a second
+ * one.  The rest is cut short on purpose: the launches run one after the other, and
+ * a rest as long as a slice (ceil(K / S) slices leave 1360 of K = 4096 in 3) ran as long as
+ * the whole first launch with a third of its blocks (probe181: 0.30 ms at 128x4096x4096, where
+ * 4 even slices took 0.13).
  * Slice s reads A advanced by s·Ks columns (s·Ks·lda elements when the kernel reads A stored
  * transposed), B by s·Ks rows (s·Ks elements when stored transposed, N x K), and writes
  * partial product s of the plan's scratch with alpha 1 and beta 0 (M x N, rows N rounded up
@@ -57,6 +61,23 @@ void splitk_release(gemm_plan *plan)
     plan->reduce_program = NULL;
 }
 
+/* K's cut for a split plan: *whole slices of *ks values, then a rest of *rest (0: none). */
+static void cut_k(const gemm_plan *plan, int K, int *ks, int *whole, int *rest)
+{
+    const int unit = plan->variant->tma ? plan->bk : 8;
+    if (!plan->ksplit_fused && K >= unit * plan->splitk) { /* a short rest (above) */
+        *ks = K / plan->splitk / unit * unit;
+        *whole = plan->splitk;
+    } else {
+        /* One launch takes a shorter last slice as it comes (and a K below 8·S is cut as it
+         * can be). */
+        const long long len = ((long long)K + plan->splitk - 1) / plan->splitk;
+        *ks = (int)((len + unit - 1) / unit * unit);
+        *whole = K / *ks;
+    }
+    *rest = K - *whole * *ks;
+}
+
 int splitk_slices(const gemm_plan *plan, int K, int *ks)
 {
     if (plan->splitk <= 1 || (!plan->reduce && !plan->ksplit_fused))
@@ -65,10 +86,9 @@ int splitk_slices(const gemm_plan *plan, int K, int *ks)
      * was built plain and cannot store C's type or its epilogue itself.  Step 10's slices
      * are whole K slices of its own (BK), so that no TMA box reads into the next one; the
      * others' are multiples of 8, so that every slice keeps its operands' 16-byte vectors. */
-    const long long len = ((long long)K + plan->splitk - 1) / plan->splitk;
-    const int unit = plan->variant->tma ? plan->bk : 8;
-    *ks = (int)((len + unit - 1) / unit * unit);
-    return (int)((K + *ks - 1) / *ks);
+    int whole, rest;
+    cut_k(plan, K, ks, &whole, &rest);
+    return whole + (rest > 0);
 }
 
 /* Step 10's and 11's split: one launch (cl/mma/tma_ksplit.h, cl/skinny_ksplit.h), partial
@@ -128,9 +148,9 @@ int splitk_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
 {
     if (plan->ksplit_fused)
         return fused_enqueue(plan, q, s, alpha, A, B, beta, C, bias, first, last, e);
-    int ks = s.K;
+    int ks = s.K, whole = 0, rest = 0;
     const int slices = splitk_slices(plan, s.K, &ks);
-    const int whole = s.K / ks, rest = s.K - whole * ks;
+    cut_k(plan, s.K, &ks, &whole, &rest);
     const int ldp = (s.N + 7) / 8 * 8;
     const size_t partials = (size_t)slices * (size_t)s.M * (size_t)ldp;
     if (partials > INT_MAX) {
