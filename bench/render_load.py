@@ -21,6 +21,19 @@ CUBLAS_TXT = re.compile(r'cuBLAS (\w+) \(torch ([^,]+), (.+?)\) (\d+)x(\d+)x(\d+
                         r'[\d.]+ ms, (\d+) GFLOP/s')
 
 
+# A median this far above its run's minimum means the runs were disturbed (another process,
+# a clock change): on 2026-11-27 one cuBLAS bmm's median was 29.6x its minimum, which would have
+# printed ours at 2565% of cuBLAS.  Such a figure is left out (its cells show "–"), not
+# compared; 14 of 4 762 cuBLAS figures in bench/results, and none of clgemm's, were so far off.
+UNSTEADY = 1.5
+
+
+def steady(r):
+    """Whether a timed row (ms_median, ms_min) is fit to compare: see UNSTEADY."""
+    lo, med = r.get('ms_min'), r.get('ms_median')
+    return not (lo and med and med > UNSTEADY * lo)
+
+
 def load_json(path):
     try:
         with open(path) as f:
@@ -76,7 +89,7 @@ def cublas_from(folder):
     doc = load_json(os.path.join(folder, 'cublas.json'))
     if doc is not None:
         return {(r['mode'], r['M'], r['N'], r['K']): r['gflops']
-                for r in doc.get('rows', [])}, doc
+                for r in doc.get('rows', []) if steady(r)}, doc
     out, torch = {}, None
     for path in sorted(glob.glob(os.path.join(folder, 'cublas*.txt'))):
         with open(path, errors='replace') as f:

@@ -2,7 +2,7 @@
 (render_load.py) and returning Markdown lines; and the cell formatting they share."""
 import re
 
-from render_load import ok
+from render_load import ok, steady
 
 STEPS = ['naive', 'coalescing', 'tiled', 'tiled_register', 'block_tiled',
          'block_tiled_vectorized', 'warp_tiled']
@@ -230,7 +230,7 @@ def cublas_call(run, mode, size, trans='NN', batch=1):
     for r in (run.cublas_doc or {}).get('rows', []):
         if (r['mode'], r['M'], r['N'], r['K'], r.get('trans') or 'NN', r.get('batch') or 1) == \
                 (mode, M, N, K, trans, batch):
-            return r.get('gflops')
+            return r.get('gflops') if steady(r) else None
     return None
 
 
