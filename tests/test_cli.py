@@ -605,6 +605,22 @@ with tempfile.TemporaryDirectory() as tmp:
         expect((wide if want else narrow) and 'FAILED' not in note,
                'a rule\'s wide form at wide_round %g: %s (verified)' %
                (wide_round, 'taken' if want else 'not taken'), note)
+    # "wide_split": the wide form takes the rule's split as well: K = 256 in 4 slices for both
+    # tiles (split_kmin 64), 128 wide blocks against 256 narrow ones.
+    rulew.update({'wide_round': 1.25, 'split_per_cu': 1000, 'split_kmin': 64,
+                  'wide_split': True})
+    json.dump({'format': 'clgemm-tuning-1', 'entries': [], 'rules': [rulew]}, open(tuning, 'w'))
+    rc, out, err = run('--device', 'pocl', '--algo', 'auto', '--size', '8x2048x256', '--trans',
+                       'NT', '--iters', '1', '--quiet', '--format', 'json', '--no-baseline',
+                       env={'CLGEMM_TUNING_FILE': tuning})
+    try:
+        row = json.loads(out)['results'][0]['rows'][0]
+        note = row['note'] if rc == 0 and row['status'] == 'ok' else 'FAILED ' + out + err
+    except (ValueError, KeyError, IndexError):
+        note = 'FAILED: ' + out + err
+    chose = note.split('(')[0]
+    expect('BM=64,BN=64' in chose and 'SPLITK=4' in chose and 'the wide form' in note,
+           'a rule\'s wide form split as the rule splits (wide_split; verified)', note)
     json.dump({'format': 'clgemm-tuning-1', 'entries': [], 'rules': [rule, rule16]},
               open(tuning, 'w'))
     rc, out, err = run('--device', 'pocl', '--algo', 'list', env={'CLGEMM_TUNING_FILE': tuning})

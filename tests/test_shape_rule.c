@@ -61,13 +61,15 @@ static const char *const doc =
     "  \"split_partial_k\": 72, \"split_kmin\": 128, \"wide_params\": \"SWAP=1\", \"wide_round\": 1.25},\n"
     " {\"device\": \"GPU U\", \"purpose\": \"tensor_core\", \"dtype\": \"f32\", \"trans\": \"any\",\n"
     "  \"m_max\": 256, \"algorithm\": \"wgmma_tma\", \"params\": \"\", \"wide_params\": \"SWAP=1\"},\n"
+    " {\"device\": \"GPU U\", \"purpose\": \"tensor_core\", \"dtype\": \"f32\", \"trans\": \"any\",\n"
+    "  \"m_max\": 200, \"algorithm\": \"wgmma_tma\", \"params\": \"\", \"wide_split\": true},\n"
     " 7]}";
 
 static void test_parse_and_lookup(void)
 {
     tuning_db db = { 0 };
     EXPECT(tuning_parse(&db, doc, strlen(doc), 0) == 0); /* no entries ... */
-    EXPECT(db.rules.count == 11);                        /* ... eleven good rules of twenty */
+    EXPECT(db.rules.count == 11);                        /* ... eleven good rules of 21 */
     const shape_rules *r = &db.rules;
     const shape_rule *x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, true, false, 1, 4096);
     EXPECT(x && x->m_max == 1); /* the tightest class */
@@ -169,14 +171,14 @@ static void test_parse_and_lookup(void)
     EXPECT(x && x->m_max == 512 && strcmp(x->wide_params, "SWAP=1") == 0 && x->wide_round == 1.25);
     double own = 0, wide = 0;
     EXPECT(shape_rule_split(x, 132, 192, 4096, true) == 2);             /* 512 x 6144 x 4096 */
-    EXPECT(shape_rule_wide(x, 132, 192, 2, 4096, true, 96, &own, &wide)); /* 0.133 -> 0.097 */
+    EXPECT(shape_rule_wide(x, 132, 192, 2, 4096, true, 96, 1, &own, &wide)); /* 0.133 -> 0.097 */
     EXPECT(own > 1.6 && own < 1.8 && wide > 1.25 && wide < 1.3);
-    EXPECT(shape_rule_wide(x, 132, 672, 1, 4096, true, 448, NULL, NULL)); /* 384 x 28672 */
-    EXPECT(!shape_rule_wide(x, 132, 128, 1, 4096, true, 64, NULL, NULL)); /* 512 x 4096 */
-    EXPECT(!shape_rule_wide(x, 132, 120, 1, 5120, true, 80, NULL, NULL)); /* 300 x 5120 */
-    EXPECT(!shape_rule_wide(x, 132, 64, 2, 4096, true, 32, NULL, NULL));  /* 256 x 4096 */
+    EXPECT(shape_rule_wide(x, 132, 672, 1, 4096, true, 448, 1, NULL, NULL)); /* 384 x 28672 */
+    EXPECT(!shape_rule_wide(x, 132, 128, 1, 4096, true, 64, 1, NULL, NULL)); /* 512 x 4096 */
+    EXPECT(!shape_rule_wide(x, 132, 120, 1, 5120, true, 80, 1, NULL, NULL)); /* 300 x 5120 */
+    EXPECT(!shape_rule_wide(x, 132, 64, 2, 4096, true, 32, 1, NULL, NULL));  /* 256 x 4096 */
     x = shape_rule_lookup(r, "GPU Z", "", "auto", CLGEMM_F32, false, true, false, 16, 4096);
-    EXPECT(x && !x->wide_params[0] && !shape_rule_wide(x, 132, 672, 1, 4096, true, 1, NULL, NULL));
+    EXPECT(x && !x->wide_params[0] && !shape_rule_wide(x, 132, 672, 1, 4096, true, 1, 1, NULL, NULL));
     /* A's layout, where a rule names it ("trans_a"): a batch with A stored K x M takes the
      * rule for it, one with A as M x K the rule for either; the malformed "X" was skipped. */
     x = shape_rule_lookup(r, "GPU W", "", "auto", CLGEMM_F32, true, true, true, 128, 128);
@@ -263,12 +265,29 @@ static void test_shipped_choices(void)
      * 512 x 4096 x 4096 (64 against 128 unsplit). */
     x = shape_rule_lookup(r, h100, "", "tensor_core", CLGEMM_F32, false, true, false, 512, 6144);
     EXPECT(x && x->trans == -1 && x->wide_round > 1 && strstr(x->wide_params, "PACKA=3"));
-    EXPECT(x && shape_rule_wide(x, 132, 192, 2, 4096, true, 96, NULL, NULL));
-    EXPECT(x && !shape_rule_wide(x, 132, 128, 1, 4096, true, 64, NULL, NULL));
+    EXPECT(x && shape_rule_wide(x, 132, 192, 2, 4096, true, 96, 1, NULL, NULL));
+    EXPECT(x && !shape_rule_wide(x, 132, 128, 1, 4096, true, 64, 1, NULL, NULL));
     /* N N the same (probe182: 448 x 11008 x 4096 0.230 -> 0.187 ms with 172 wide blocks). */
     x = shape_rule_lookup(r, h100, "", "tensor_core", CLGEMM_F32, false, false, false, 448, 11008);
-    EXPECT(x && x->trans == 0 && shape_rule_wide(x, 132, 344, 1, 4096, true, 172, NULL, NULL));
-    EXPECT(x && !shape_rule_wide(x, 132, 120, 1, 5120, true, 80, NULL, NULL));
+    EXPECT(x && x->trans == 0 && shape_rule_wide(x, 132, 344, 1, 4096, true, 172, 1, NULL, NULL));
+    EXPECT(x && !shape_rule_wide(x, 132, 120, 1, 5120, true, 80, 1, NULL, NULL));
+    /* TF32 at M <= 128, B stored N x K (probes 186-187): 64-row blocks in 2 slices at N =
+     * 4096 (0.0376 ms; the 128-row wide form in 3 slices ties in the model and ran 0.0438),
+     * the wide form split in 2 at N = 6144 (0.0543 against 0.0561 unsplit 64-row blocks) and
+     * unsplit at N = 28672 and 11008, where 64-row blocks need more rounds. */
+    x = shape_rule_lookup(r, h100, "", "tensor_core", CLGEMM_F32, false, true, false, 128, 4096);
+    EXPECT(x && x->trans == 1 && strstr(x->params, "BM=64") && strstr(x->wide_params, "BM=128") &&
+           x->wide_split);
+    EXPECT(x && shape_rule_split(x, 132, 64, 4096, true) == 2);
+    EXPECT(x && shape_rule_wide_split(x, 132, 32, 4096, true) == 3);
+    EXPECT(x && !shape_rule_wide(x, 132, 64, 2, 4096, true, 32, 3, NULL, NULL));
+    EXPECT(x && shape_rule_wide_split(x, 132, 48, 4096, true) == 2);
+    EXPECT(x && shape_rule_wide(x, 132, 96, 1, 4096, true, 48, 2, NULL, NULL)); /* N = 6144 */
+    EXPECT(x && shape_rule_split(x, 132, 448, 4096, true) == 1);
+    EXPECT(x && shape_rule_wide(x, 132, 448, 1, 4096, true, 224, 1, NULL, NULL));
+    EXPECT(x && shape_rule_wide(x, 132, 172, 1, 4096, true, 86, 1, NULL, NULL));
+    x = shape_rule_lookup(r, h100, "", "tensor_core", CLGEMM_F32, false, false, false, 128, 4096);
+    EXPECT(x && x->trans == -1 && strstr(x->params, "BM=128")); /* N N as before */
     tuning_free(&db);
 }
 

@@ -51,14 +51,15 @@ static bool rule_form(const char *rule_params, bool mirrored, char *out, size_t 
     return true;
 }
 
-/* The rule's wide form (shape_rule_wide) where it costs less than the plan chosen, unsplit;
- * else NULL.  why: what the comparison was, for the reason. */
+/* The rule's wide form (shape_rule_wide) where it costs less than the plan chosen (unsplit,
+ * or split as the rule splits where it says wide_split); else NULL.  why: what the
+ * comparison was, for the reason. */
 static struct ctx_plan *wide_form(clgemm_context *ctx, const shape_rule *r, const algo_def *algo,
                                   clgemm_dtype dtype, size_t M, size_t N, size_t K,
                                   const gemm_build *build, bool mirrored, long tiles, int split,
                                   bool uneven, char *why, size_t size)
 {
-    char wide_params[sizeof r->wide_params + 16];
+    char wide_params[sizeof r->wide_params + 32];
     if (!r->wide_params[0] || (build && build->batched) ||
         !rule_form(r->wide_params, mirrored, wide_params, sizeof wide_params))
         return NULL;
@@ -66,12 +67,25 @@ static struct ctx_plan *wide_form(clgemm_context *ctx, const shape_rule *r, cons
     if (!w || w->status != PLAN_OK)
         return NULL;
     const long wide_tiles = (long)kernel_blocks(&w->plan, M, N);
+    const int wide_split =
+        w->plan.variant->batched
+            ? shape_rule_wide_split(r, ctx->dev->compute_units, wide_tiles, (long)K,
+                                    w->plan.variant->split_in_launch)
+            : 1;
     double own = 0, wide = 0;
     if (!shape_rule_wide(r, ctx->dev->compute_units, tiles, split, (long)K, uneven, wide_tiles,
-                         &own, &wide))
+                         wide_split, &own, &wide))
         return NULL;
+    const int bm = w->plan.bm, bn = w->plan.bn;
+    if (wide_split > 1) {
+        const size_t used = strlen(wide_params);
+        snprintf(wide_params + used, sizeof wide_params - used, ",SPLITK=%d", wide_split);
+        w = api_plan(ctx, algo, dtype, wide_params, build);
+        if (!w || w->status != PLAN_OK)
+            return NULL;
+    }
     snprintf(why, size, "; the wide form %.100s: %ld blocks of %dx%d, %.2f rounds of the rule's "
-             "against %.2f", wide_params, wide_tiles, w->plan.bm, w->plan.bn, wide, own);
+             "against %.2f", wide_params, wide_tiles, bm, bn, wide, own);
     return w;
 }
 

@@ -58,6 +58,11 @@ static bool read_rule(const json_object *o, shape_rule *r)
         (!get_string(o, "wide_params", r->wide_params, sizeof r->wide_params) ||
          !(r->wide_round > 0 && r->wide_round <= 1e6)))
         return false;
+    if (json_object_object_get_ex(o, "wide_split", &v)) {
+        if (!json_object_is_type(v, json_type_boolean) || !r->wide_params[0])
+            return false;
+        r->wide_split = json_object_get_boolean(v);
+    }
     if (json_object_object_get_ex(o, "trans_a", &v) &&
         !get_string(o, "trans_a", trans_a, sizeof trans_a))
         return false;
@@ -255,19 +260,25 @@ static int split_by_rounds(const shape_rule *r, unsigned compute_units, long til
 }
 
 bool shape_rule_wide(const shape_rule *r, unsigned compute_units, long tiles, int split, long K,
-                     bool uneven, long wide_tiles, double *own, double *wide)
+                     bool uneven, long wide_tiles, int wide_split, double *own, double *wide)
 {
     const double mine = shape_rule_split_cost(r, compute_units, tiles, K, split, uneven);
     const double theirs =
-        r->wide_params[0] && wide_tiles > 0 && compute_units > 0
-            ? (double)((wide_tiles + (long)compute_units - 1) / (long)compute_units) *
-                  r->wide_round * (1.0 + r->split_slice_k / (double)K)
+        r->wide_params[0]
+            ? shape_rule_split_cost(r, compute_units, wide_tiles, K, wide_split, uneven) *
+                  r->wide_round
             : INFINITY;
     if (own)
         *own = mine;
     if (wide)
         *wide = theirs;
     return theirs < mine;
+}
+
+int shape_rule_wide_split(const shape_rule *r, unsigned compute_units, long wide_tiles, long K,
+                          bool uneven)
+{
+    return r->wide_split ? shape_rule_split(r, compute_units, wide_tiles, K, uneven) : 1;
 }
 
 int shape_rule_split(const shape_rule *r, unsigned compute_units, long tiles, long K,

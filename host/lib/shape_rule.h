@@ -30,9 +30,10 @@
  * grows with the blocks, not with the rounds, so that where M x N is large a split whose
  * rounds save a little loses to the traffic (fp32 128 x 28672 x 4096 on step 7 swapped ran
  * 0.758 ms unsplit and 0.829 in 4 slices, probe170).  A rule may name a wider tile beside its
- * own ("wide_params": parameters of the same step, "wide_round": W): a call runs it unsplit
- * where its rounds of blocks, each W of the rule's unsplit round, cost less than the rule's
- * tile at the split it chose (shape_rule_wide).  A rule with "batch": true is for strided batches alone
+ * own ("wide_params": parameters of the same step, "wide_round": W): a call runs it (unsplit,
+ * or split by the rule's model with "wide_split": true) where its cost, W times what the
+ * model charges its blocks, is below the rule's tile's at the split it chose
+ * (shape_rule_wide).  A rule with "batch": true is for strided batches alone
  * (clgemm_gemm_desc.batch > 1), and never splits. */
 #ifndef CLGEMM_SHAPE_RULE_H
 #define CLGEMM_SHAPE_RULE_H
@@ -55,6 +56,7 @@ typedef struct shape_rule {
     double split_partial_k; /* with split_slice_k: what moving the partial products costs */
     char wide_params[160]; /* "": none; else a wider tile's form (see shape_rule_wide) */
     double wide_round;  /* with wide_params: its round's cost in the rule's unsplit rounds */
+    bool wide_split;    /* the wide form splits K as the rule does ("wide_split": true) */
     bool batch;         /* a class of strided batches ("batch": true): M, N of each problem */
     int source;         /* 0 user file, 1 shipped */
 } shape_rule;
@@ -98,15 +100,19 @@ int shape_rule_split(const shape_rule *r, unsigned compute_units, long tiles, lo
 double shape_rule_split_cost(const shape_rule *r, unsigned compute_units, long tiles, long K,
                              long s, bool uneven);
 
-/* Whether the rule's wide form (wide_params), `wide_tiles` blocks unsplit, costs less than the
- * rule's own tile, `tiles` blocks in `split` slices: ceil(wide_tiles / compute units) x
- * wide_round x (1 + L / K) against shape_rule_split_cost.  The costs land in *own and *wide (may be NULL).
- * Bigger tiles do more work per byte they load, so a round of them costs less than two rounds
- * of half-size ones (the H100's TF32 128 x 256 against 128 x 128 at M <= 512: 1.25); where
- * the narrow blocks leave a last round barely begun (512 x 6144 x 4096: 192 blocks on 132
- * SMs) the wide ones fill one round (96). */
+/* Whether the rule's wide form (wide_params), `wide_tiles` blocks in `wide_split` slices,
+ * costs less than the rule's own tile, `tiles` blocks in `split` slices: the split model's
+ * cost of each (shape_rule_split_cost), the wide form's times wide_round.  The costs land in
+ * *own and *wide (may be NULL).  Bigger tiles do more work per byte they load, so a round of
+ * them costs less than two rounds of half-size ones (the H100's TF32 128 x 256 against
+ * 128 x 128 at M <= 512: 1.25); where the narrow blocks leave a last round barely begun
+ * (512 x 6144 x 4096: 192 blocks on 132 SMs) the wide ones fill one round (96).  The wide
+ * form runs unsplit unless the rule says "wide_split": true; then shape_rule_wide_split
+ * gives its count. */
 bool shape_rule_wide(const shape_rule *r, unsigned compute_units, long tiles, int split, long K,
-                     bool uneven, long wide_tiles, double *own, double *wide);
+                     bool uneven, long wide_tiles, int wide_split, double *own, double *wide);
+int shape_rule_wide_split(const shape_rule *r, unsigned compute_units, long wide_tiles, long K,
+                          bool uneven);
 
 /* Beyond every rule, the parameters step 10 takes on fp32 data for an M x N call whose plan
  * has a bm x bn tile (split: tf32x3): one operand in registers with the producer's registers
