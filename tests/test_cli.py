@@ -585,39 +585,34 @@ with tempfile.TemporaryDirectory() as tmp:
                (trans, 'mirrored' if want else 'the default, quietly'), out + err)
     # A rule's wide form (shape_rule_wide): unsplit rounds of the wider tile, each wide_round
     # of the rule's, against the rule's own tile; 64 blocks of 32 x 32 against 32 of 64 x 64
-    # leave the wide form cheaper on up to 32 compute units at 1.25, never at 100.
-    for wide_round, want in ((1.25, True), (100, False)):
+    # leave the wide form cheaper on up to 32 compute units at 1.25, never at 100.  With
+    # "wide_split" the wide form takes the rule's split as well: K = 256 in 4 slices for both
+    # tiles (split_kmin 64), 128 wide blocks against 256 narrow ones.
+    def wide_note(size, **fields):
+        """What auto chose (its note) for an N T call of this size under a wide-form rule."""
         rulew = {'device': pocl_name, 'purpose': 'auto', 'dtype': 'f32', 'trans': 'NT',
                  'm_max': 8, 'algorithm': 'block_tiled', 'params': 'BM=32,BN=32,BK=8,TM=4,TN=4',
-                 'wide_params': 'BM=64,BN=64,BK=8,TM=4,TN=4', 'wide_round': wide_round}
+                 'wide_params': 'BM=64,BN=64,BK=8,TM=4,TN=4', **fields}
         json.dump({'format': 'clgemm-tuning-1', 'entries': [], 'rules': [rulew]},
                   open(tuning, 'w'))
-        rc, out, err = run('--device', 'pocl', '--algo', 'auto', '--size', '8x2048x64', '--trans',
+        rc, out, err = run('--device', 'pocl', '--algo', 'auto', '--size', size, '--trans',
                            'NT', '--iters', '1', '--quiet', '--format', 'json', '--no-baseline',
                            env={'CLGEMM_TUNING_FILE': tuning})
         try:
             row = json.loads(out)['results'][0]['rows'][0]
-            note = row['note'] if rc == 0 and row['status'] == 'ok' else 'FAILED ' + out + err
+            return row['note'] if rc == 0 and row['status'] == 'ok' else 'FAILED ' + out + err
         except (ValueError, KeyError, IndexError):
-            note = 'FAILED: ' + out + err
-        wide = 'BM=64,BN=64' in note.split('(')[0] and 'the wide form' in note
-        narrow = 'BM=32,BN=32' in note.split('(')[0] and 'the wide form' not in note
+            return 'FAILED: ' + out + err
+    for wide_round, want in ((1.25, True), (100, False)):
+        note = wide_note('8x2048x64', wide_round=wide_round)
+        chose = note.split('(')[0]
+        wide = 'BM=64,BN=64' in chose and 'the wide form' in note
+        narrow = 'BM=32,BN=32' in chose and 'the wide form' not in note
         expect((wide if want else narrow) and 'FAILED' not in note,
                'a rule\'s wide form at wide_round %g: %s (verified)' %
                (wide_round, 'taken' if want else 'not taken'), note)
-    # "wide_split": the wide form takes the rule's split as well: K = 256 in 4 slices for both
-    # tiles (split_kmin 64), 128 wide blocks against 256 narrow ones.
-    rulew.update({'wide_round': 1.25, 'split_per_cu': 1000, 'split_kmin': 64,
-                  'wide_split': True})
-    json.dump({'format': 'clgemm-tuning-1', 'entries': [], 'rules': [rulew]}, open(tuning, 'w'))
-    rc, out, err = run('--device', 'pocl', '--algo', 'auto', '--size', '8x2048x256', '--trans',
-                       'NT', '--iters', '1', '--quiet', '--format', 'json', '--no-baseline',
-                       env={'CLGEMM_TUNING_FILE': tuning})
-    try:
-        row = json.loads(out)['results'][0]['rows'][0]
-        note = row['note'] if rc == 0 and row['status'] == 'ok' else 'FAILED ' + out + err
-    except (ValueError, KeyError, IndexError):
-        note = 'FAILED: ' + out + err
+    note = wide_note('8x2048x256', wide_round=1.25, split_per_cu=1000, split_kmin=64,
+                     wide_split=True)
     chose = note.split('(')[0]
     expect('BM=64,BN=64' in chose and 'SPLITK=4' in chose and 'the wide form' in note,
            'a rule\'s wide form split as the rule splits (wide_split; verified)', note)
