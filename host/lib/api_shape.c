@@ -240,18 +240,22 @@ size_t clgemm_shape_rules(clgemm_context *ctx, char *out, size_t size)
         const shape_rule *r = &rules->items[i];
         if (strcmp(r->device, ctx->dev->name) != 0 && strcmp(r->device, "*") != 0)
             continue;
-        char split[64] = "", measured[96] = "", line[512];
+        char split[64] = "", measured[96] = "", wide[200] = "", line[768];
         if (r->split_slice_k > 0)
             snprintf(split, sizeof split, ", K split for even rounds of blocks per CU");
         else if (r->split_per_cu > 0)
             snprintf(split, sizeof split, ", K split below %.2f blocks per CU", r->split_per_cu);
         if (*r->measured)
             snprintf(measured, sizeof measured, " (measured at %s)", r->measured);
-        const int n = snprintf(line, sizeof line, "%-18s %-4s %-3s %s <= %-5ld -> %s%s%s%s%s\n",
+        if (r->wide_params[0])
+            snprintf(wide, sizeof wide, ", or %.160s%s where cheaper", r->wide_params,
+                     r->wide_split ? " split alike" : " unsplit");
+        const int n = snprintf(line, sizeof line, "%-18s %-4s %-3s %s <= %-5ld -> %s%s%s%s%s%s\n",
                                r->purpose, clgemm_dtype_name((clgemm_dtype)r->dtype),
                                r->trans < 0 ? "any" : r->trans ? "NT" : "NN",
                                r->batch ? "batch M" : "M", r->m_max,
-                               r->algorithm, *r->params ? ":" : "", r->params, split, measured);
+                               r->algorithm, *r->params ? ":" : "", r->params, split, wide,
+                               measured);
         if (n <= 0)
             continue;
         if (out && used + (size_t)n < size)
