@@ -129,27 +129,27 @@ static bool choose_by_rule(clgemm_context *ctx, const char *algorithm, clgemm_dt
                           ? shape_rule_split(r, ctx->dev->compute_units, tiles, (long)K,
                                              g->variant->split_in_launch)
                           : 1;
-    char why_split[160] = "";
-    int slices = 1;
-    if (split > 1) {
+    /* The wide form first: a split plan it would replace is never compiled. */
+    char why_split[160] = "", why_wide[192] = "";
+    const bool uneven = g->variant->split_in_launch;
+    struct ctx_plan *w = wide_form(ctx, r, algo, dtype, M, N, K, build, mirrored, tiles, split,
+                                   uneven, why_wide, sizeof why_wide);
+    if (!w && split > 1) {
         char overrides[sizeof rule_params + 32];
         snprintf(overrides, sizeof overrides, "%s%sSPLITK=%d", rule_params,
                  *rule_params ? "," : "", split);
         struct ctx_plan *q = api_plan(ctx, algo, dtype, overrides, build);
         if (q && q->status == PLAN_OK) {
             p = q;
-            slices = split;
             snprintf(why_split, sizeof why_split, "; %ld blocks of %dx%d for %u compute units: "
                      "K in %d slices", tiles, g->bm, g->bn, ctx->dev->compute_units, split);
+        } else { /* the rule's tile runs unsplit: weigh the wide form against that */
+            w = wide_form(ctx, r, algo, dtype, M, N, K, build, mirrored, tiles, 1, uneven,
+                          why_wide, sizeof why_wide);
         }
     }
-    char why_wide[192] = "";
-    struct ctx_plan *w = wide_form(ctx, r, algo, dtype, M, N, K, build, mirrored, tiles, slices,
-                                   g->variant->split_in_launch, why_wide, sizeof why_wide);
-    if (w) {
+    if (w)
         p = w;
-        why_split[0] = '\0';
-    }
     api_reason("%s%s%sshape class M <= %ld, %s%s, %s data, for %s (rule of %s%s%s)%s%s",
                batched ? "batch rule: " : "",
                rank ? "a tighter class's kernel cannot run it: " : "",

@@ -202,13 +202,9 @@ const shape_rule *shape_rule_lookup(const shape_rules *rules, const char *device
                                     batched, M, N, 0);
 }
 
-/* Where K is cut into s slices of a multiple of 8 values (as splitk_slices cuts), whether they
- * are all as long (one launch). */
-static bool cuts_evenly(long K, long s)
-{
-    const long len = ((K + s - 1) / s + 7) / 8 * 8;
-    return K % len == 0 && K / len == s;
-}
+/* Whether s slices of K, each floor(K / s) rounded down to 8 values (as splitk.c cuts), leave
+ * no rest: one launch. */
+static bool cuts_evenly(long K, long s) { return K % (8 * s) == 0; }
 
 /* A count that leaves a shorter last slice pays this share of one unsplit round.  It was the
  * second launch's cost while that slice was about as long as the others (probe83 in

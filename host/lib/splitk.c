@@ -149,8 +149,8 @@ int splitk_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
     if (plan->ksplit_fused)
         return fused_enqueue(plan, q, s, alpha, A, B, beta, C, bias, first, last, e);
     int ks = s.K, whole = 0, rest = 0;
-    const int slices = splitk_slices(plan, s.K, &ks);
     cut_k(plan, s.K, &ks, &whole, &rest);
+    const int slices = whole + (rest > 0);
     const int ldp = (s.N + 7) / 8 * 8;
     const size_t partials = (size_t)slices * (size_t)s.M * (size_t)ldp;
     if (partials > INT_MAX) {
