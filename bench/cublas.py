@@ -11,7 +11,7 @@ False: the arithmetic of the SIMT kernels and of tf32x3's target), tf32 (allowed
 TF32 rows), f16 and bf16 (16-bit inputs and output, fp32 accumulation: PyTorch's reduced-
 precision split-K reductions are turned off, as no clgemm kernel reduces in 16 bits).  A job
 may add ':TRANS' (NN, NT, TN, TT), ':bBATCH', ':rRUNS' (timed runs, at least RUNS) and ':cold'
-(a 256 MiB tensor zeroed before each timed run, outside its events, so that the operands come
+(a 256 MiB tensor read before each timed run, outside its events, so that the operands come
 from memory, as clgemm --cold-l2).  Each job: torch.matmul on uniform [-1, 1) data, warm-up
 runs, then the timed runs enqueued back to back behind a GPU sleep, each between two CUDA
 events, so that the host's launch time stays out of them as OpenCL's profiling events leave
@@ -20,6 +20,7 @@ the minimum.  GB/s counts the bytes of A, B and C once (beta is 0).  Without PyT
 without a CUDA device the document says why, with "measured": false, and the exit status is 3.
 """
 import json
+import os
 import sys
 
 MODES = ('fp32', 'tf32', 'f16', 'bf16')
@@ -74,6 +75,16 @@ def median(sorted_times):
                                                      sorted_times[n // 2])
 
 
+def evict(scratch):
+    """Evicts the L2 as clgemm --cold-l2 does (host/cli/cold_l2.c): by reading the scratch
+    buffer, which leaves clean lines; COLD_L2_WRITE=1 writes it instead, the eviction used
+    before 2026-11-27, whose dirty lines the timed run then writes back."""
+    if os.environ.get('COLD_L2_WRITE') == '1':
+        scratch.zero_()
+    else:
+        scratch.max()  # a reduction: reads all of it, writes one value
+
+
 def time_matmul(M, N, K, mode, runs=RUNS, trans='NN', batch=1, cold=False):
     """Median and minimum milliseconds of one M x N x K torch.matmul in `mode` (a batch:
     torch.bmm), and the number of runs; an operand stored transposed is passed as a
@@ -91,7 +102,7 @@ def time_matmul(M, N, K, mode, runs=RUNS, trans='NN', batch=1, cold=False):
         return x.transpose(-1, -2) if t else x
     a = operand(M, K, trans[0] == 'T')
     b = operand(K, N, trans[1] == 'T')
-    scratch = torch.empty(COLD_L2_BYTES, dtype=torch.uint8, device='cuda') if cold else None
+    scratch = torch.zeros(COLD_L2_BYTES // 4, dtype=torch.int32, device='cuda') if cold else None
     for _ in range(WARMUP):
         torch.matmul(a, b)
     torch.cuda.synchronize()
@@ -104,7 +115,7 @@ def time_matmul(M, N, K, mode, runs=RUNS, trans='NN', batch=1, cold=False):
         torch.cuda._sleep(int(runs * 1e5))
     for start, end in events:
         if scratch is not None:
-            scratch.zero_()
+            evict(scratch)
         start.record()
         torch.matmul(a, b)
         end.record()
@@ -133,6 +144,8 @@ def measure(jobs):
                'runs': runs, 'gflops': 2.0 * M * N * K * batch / med / 1e6,
                'gbps': (M * K + K * N + M * N) * size * batch / med / 1e6,
                'l2': 'cold' if cold else 'warm'}
+        if cold:
+            row['l2_eviction'] = 'write' if os.environ.get('COLD_L2_WRITE') == '1' else 'read'
         if trans != 'NN' or batch > 1:
             row.update(trans=trans, batch=batch)
         doc['rows'].append(row)

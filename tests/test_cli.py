@@ -400,6 +400,7 @@ for cold, dtype, beta in ((True, 'f32', '0.5'), (False, 'bf16', '0')):
         res = json.loads(out)['results'][0]
         rows = {r['algorithm']: r for r in res['rows']}
         ok = (rc == 0 and res['l2'] == ('cold' if cold else 'warm') and
+              res.get('l2_eviction') == ('read' if cold else None) and
               gbps_ok(rows['tensor_core'], 24, 40, 16, 4 if dtype == 'f32' else 2, beta != '0')
               and gbps_ok(rows['clblast'], 24, 40, 16, 4, beta != '0'))
     except (ValueError, KeyError, IndexError, TypeError) as exc:

@@ -21,7 +21,7 @@ void cli_print_help(const char *prog)
            "  --list-devices     list platforms and devices, then exit\n"
            "  --iters N          timed runs per algorithm (default: enough for 0.5 s, 3..200)\n"
            "  --warmup N         untimed runs before timing (default 2)\n"
-           "  --cold-l2          before each timed run, write a 256 MiB scratch buffer\n"
+           "  --cold-l2          before each timed run, read a 256 MiB scratch buffer\n"
            "                     (untimed) so that the run finds nothing in the L2 cache;\n"
            "                     results say \"l2\": \"cold\" (default: warm)\n"
            "  --format F         table (default), csv or json on stdout\n"

@@ -6,6 +6,7 @@
 #include <json-c/json.h>
 
 #include "clgemm_config.h"
+#include "cold_l2.h"
 
 /* Numbers that do not exist (not run, not checked) print as "-" or null, never as 0. */
 static void fmt_num(char *buf, size_t n, const char *fmt, double v)
@@ -302,6 +303,9 @@ static json_object *json_result(const report_entry *e)
     json_object_object_add(o, "check", json_object_new_string(res->check_method));
     /* "cold": the L2 was evicted before each timed run (--cold-l2) */
     json_object_object_add(o, "l2", json_object_new_string(res->cold_l2 ? "cold" : "warm"));
+    /* how: a read leaves clean lines (cold_l2.c); records before 2026-11-27 wrote instead */
+    if (res->cold_l2)
+            json_object_object_add(o, "l2_eviction", json_object_new_string(cold_l2_method()));
     for (size_t i = 0; i < res->nrows; i++)
         json_object_array_add(rows, json_row(&res->rows[i]));
     json_object_object_add(o, "rows", rows);

@@ -7,6 +7,7 @@
 
 #include "baseline_clblast.h"
 #include "check.h"
+#include "cold_l2.h"
 #include "session.h"
 #include "timing.h"
 #include "verify.h"

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "baseline_clblast.h"
+#include "cold_l2.h"
 #include "session.h"
 
 /* Bounds of the automatic number of timed runs (req->iters == 0). */
@@ -51,11 +52,11 @@ static double event_ns(cl_event ev, cl_profiling_info what, bool *ok)
     return (double)t;
 }
 
-/* Enqueues `count` timed runs back to back, then reads their device times (ms).  With a
- * scratch buffer (--cold-l2) each run follows a fill of it: the queue is in order, so the
- * fill ends before the run's first command starts, and the events leave it out. */
+/* Enqueues `count` timed runs back to back, then reads their device times (ms).  With an
+ * eviction (--cold-l2, cold_l2.c) each run follows one: the queue is in order, so the
+ * eviction ends before the run's first command starts, and the events leave it out. */
 static int timed_batch(session *s, const run_request *req, const workspace *w,
-                       const run_row *row, int count, cl_mem scratch, double *ms, errbuf *e)
+                       const run_row *row, int count, const cold_l2 *cold, double *ms, errbuf *e)
 {
     cl_event *firsts = calloc((size_t)count, sizeof(cl_event));
     cl_event *lasts = calloc((size_t)count, sizeof(cl_event));
@@ -65,10 +66,8 @@ static int timed_batch(session *s, const run_request *req, const workspace *w,
         goto done;
     }
     for (int i = 0; i < count; i++) {
-        cl_uint pattern = (cl_uint)i; /* fresh data each time, in case a device skips no-ops */
-        if (scratch)
-            CL_TRY(e, clEnqueueFillBuffer(s->queue, scratch, &pattern, sizeof pattern, 0,
-                                          COLD_L2_BYTES, 0, NULL, NULL));
+        if (cold && cold_l2_enqueue(s, cold, (unsigned)i, e) != 0)
+            goto done;
         if (timing_enqueue(s, req, w, row, &firsts[i], &lasts[i], e) != 0)
             goto done;
     }
@@ -119,21 +118,14 @@ static double problem_bytes(const run_request *req, const run_row *row)
 int timing_measure(session *s, const run_request *req, const workspace *w, run_row *row,
                    errbuf *e)
 {
-    cl_mem scratch = NULL;
+    cold_l2 cold = { 0 };
     double *ms = NULL;
     for (int i = 0; i < req->warmup; i++)
         if (timing_enqueue(s, req, w, row, NULL, NULL, e) != 0)
             return -1;
     CL_TRY(e, clFinish(s->queue));
-    if (req->cold_l2) {
-        cl_int err;
-        scratch = clCreateBuffer(s->cl, CL_MEM_READ_WRITE, COLD_L2_BYTES, NULL, &err);
-        if (!scratch) {
-            err_set(e, "clCreateBuffer(--cold-l2 scratch, %zu MiB) failed: %s",
-                    COLD_L2_BYTES >> 20, cl_error_name(err));
-            return -1;
-        }
-    }
+    if (req->cold_l2 && cold_l2_create(s, &cold, e) != 0)
+        return -1;
 
     int cap = req->iters > 0 ? req->iters : AUTO_MAX_RUNS;
     ms = calloc((size_t)cap, sizeof(double));
@@ -145,7 +137,7 @@ int timing_measure(session *s, const run_request *req, const workspace *w, run_r
     int batch = req->iters > 0 ? req->iters : AUTO_MIN_RUNS;
     double total = 0.0;
     while (batch > 0) {
-        if (timed_batch(s, req, w, row, batch, scratch, ms + runs, e) != 0)
+        if (timed_batch(s, req, w, row, batch, req->cold_l2 ? &cold : NULL, ms + runs, e) != 0)
             goto fail;
         for (int i = runs; i < runs + batch; i++)
             total += ms[i];
@@ -166,12 +158,10 @@ int timing_measure(session *s, const run_request *req, const workspace *w, run_r
                   (req->batch > 0 ? req->batch : 1) / (row->ms_median * 1e-3) / 1e9;
     row->gbps = problem_bytes(req, row) / (row->ms_median * 1e-3) / 1e9;
     free(ms);
-    if (scratch)
-        clReleaseMemObject(scratch);
+    cold_l2_release(&cold);
     return 0;
 fail:
     free(ms);
-    if (scratch)
-        clReleaseMemObject(scratch);
+    cold_l2_release(&cold);
     return -1;
 }

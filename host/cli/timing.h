@@ -6,10 +6,6 @@
 #include "runner.h"
 #include "workspace.h"
 
-/* The scratch buffer that --cold-l2 writes before each timed run: five times the 50 MiB L2 of
- * an H100 or H200, and more than any GPU's L2 we know. */
-#define COLD_L2_BYTES ((size_t)256 << 20)
-
 /* One GEMM of the row (ours or CLBlast's) on the workspace's buffers.  first/last (NULL: not
  * timed) receive events that bracket all of its device work, pre-passes included. */
 int timing_enqueue(session *s, const run_request *req, const workspace *w, const run_row *row,
