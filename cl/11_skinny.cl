@@ -205,7 +205,12 @@ void gemm_skinny(const int M, const int N, const int K, const float alpha,
 #endif
 
     const int tid = get_local_id(0);
-    const int row0 = get_group_id(1) * BM, col0 = get_group_id(0) * BN;
+    /* Where M > BM, the groups of one block of columns (which read the same B) are numbered
+     * next to each other, and the device starts groups in that order: the later ones find
+     * B in the L2 instead of memory.  (Dimension 1 counts row blocks, 0 column blocks.) */
+    const int nrow = get_num_groups(1);
+    const int lin = get_group_id(0) + get_num_groups(0) * get_group_id(1);
+    const int row0 = lin % nrow * BM, col0 = lin / nrow * BN;
     const int rows = min(M - row0, BM), cols = min(N - col0, BN);
     A += offA + row0 * lda;
     GEMM_C_MOVE(row0, col0);
