@@ -24,8 +24,6 @@
  *      lanes per column (KT = 8) a warp's teams read the same bytes of it at once.
  *   5. Where N / BN groups cannot fill the device, K is split in the same launch: the group
  *      that finishes a block of C last adds the slices' sums in order (skinny_ksplit.h).
- *   6. Where the partial sums leave no registers for loads ahead (M = 16), B can stream
- *      through local memory instead, copied ASYNC - 1 vectors ahead (skinny_async.h).
  * Arithmetic is fp32 on every element type: 16-bit values are widened exactly, products and
  * sums are fp32 FMAs.  That is more accurate than TF32 and costs nothing here, where the
  * arithmetic units wait for memory (docs/precision.md).
@@ -62,8 +60,6 @@
  *   UNROLL  blocks of k whose loads of B are issued before the first is used
  *   AL      0: A is read through the cache; else it is staged in local memory, AL values
  *           of k (a multiple of KT * VEC) of all BM rows at a time, and read there
- *   ASYNC   0: B is loaded into registers; else (N T, UNROLL=1) it streams through a ring of
- *           ASYNC stages in local memory, ASYNC - 1 vectors ahead (cl/skinny_async.h)
  * BN, the columns per group: NT WG·RN/KT, NN WG·VEC/KT. */
 #ifndef DTYPE
 #define DTYPE 0
@@ -138,8 +134,6 @@ inline float sk_scalar(const sk_elem x) { return as_float((uint)x << 16); }
 /* 16 bytes as they lie: loads are issued in this form, and widened only when used, so that
  * UNROLL blocks of 16-bit data in flight take half the registers. */
 inline sk_raw sk_load(__global const sk_elem *p) { return *(__global const sk_raw *)p; }
-
-#include "skinny_async.h" /* ASYNC: B through a ring in local memory */
 
 /* The VEC values of a vector as an array, for loops over them. */
 #if VEC == 8
@@ -253,9 +247,6 @@ void gemm_skinny(const int M, const int N, const int K, const float alpha,
 #pragma unroll
     for (int r = 0; r < RN; ++r)
         b[r] = B + offB + min(col0 + team * RN + r, N - 1) * ldb;
-#if ASYNC
-    SK_RING_START();
-#endif
 
 #if AL
     for (int c0 = 0; c0 < kv; c0 += SK_CV) {
@@ -269,15 +260,11 @@ void gemm_skinny(const int M, const int N, const int K, const float alpha,
         int kb = c0 + lane;
         for (; kb + (UNROLL - 1) * KT < kend; kb += UNROLL * KT) {
             sk_raw bv[UNROLL][RN];
-#if ASYNC
-            SK_RING_NEXT(bv, kb);
-#else
 #pragma unroll
             for (int u = 0; u < UNROLL; ++u)
 #pragma unroll
                 for (int r = 0; r < RN; ++r)
                     bv[u][r] = sk_load(b[r] + (kb + u * KT) * VEC);
-#endif
 #pragma unroll
             for (int u = 0; u < UNROLL; ++u) {
                 sk_vec bw[RN];

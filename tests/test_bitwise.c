@@ -196,14 +196,6 @@ int main(int argc, char **argv)
             printf("%s " SKINNY ",AL=64 %s %s: %s " SKINNY "\n", equal ? "ok  " : "FAIL", tn, ty,
                    equal ? "equal bit for bit to" : "differs from");
             failed += !equal;
-            if (nt) { /* B through the ring in local memory: the same sums, bit for bit */
-                failed += run_form(ctx, SKINNY ",UNROLL=1,ASYNC=3", op, types[t], same);
-                const bool ring = memcmp(c, same, sizeof c) == 0;
-                printf("%s " SKINNY ",UNROLL=1,ASYNC=3 %s %s: %s " SKINNY "\n",
-                       ring ? "ok  " : "FAIL", tn, ty,
-                       ring ? "equal bit for bit to" : "differs from");
-                failed += !ring;
-            }
             if (!full)
                 continue;
             failed += run_form(ctx, "skinny:BM=16,KT=16,RN=2,SPLITK=4,AL=128", op, types[t], same);

@@ -106,8 +106,6 @@ static const gemm_shape skinny_full_sizes[] = { { 1, 1, 1 }, { 5, 4097, 65 },
                                                 { 16, 63, 1531 }, { 33, 129, 517 } };
 static const char *const skinny_forms[] = {
     "skinny:BM=4,KT=8,UNROLL=2", "skinny:RN=3,KT=16,BM=2,WG=64,AL=128,SPLITK=3",
-    /* B through local memory (N T only: the NN cases say so) */
-    "skinny:RN=3,KT=16,BM=2,WG=64,AL=128,UNROLL=1,ASYNC=3,SPLITK=3",
     "warp_tiled:SPLITK=3", "block_tiled_vectorized:SWAP=1,SPLITK=2",
     /* the fp32 16 < M <= 64 rules' forms (tuning/): 64-row tiles; NT swapped, X packed */
     "warp_tiled:BM=64,BN=128,BK=16,TM=4,TN=8,WM=64,WN=16,SPLITK=5",
@@ -277,12 +275,6 @@ static void run_skinny_cases(session *s, const char *form, clgemm_dtype dtype, g
 {
     for (int nt = 0; nt <= 1; nt++)
         for (int tight = 0; tight <= 1; tight++) {
-            if (!nt && strstr(form, "ASYNC=")) {
-                if (!tight)
-                    printf("-    %s %s: not run, ASYNC reads B stored N x K only\n", form,
-                           clgemm_dtype_name(dtype));
-                continue;
-            }
             run_request req = run_request_defaults();
             req.shape = shape;
             req.dtype = dtype;

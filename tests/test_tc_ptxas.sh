@@ -120,8 +120,4 @@ CL
 for params in "-DBM=16 -DKT=8 -DRN=2 -DAL=512" "-DBM=4 -DGEMM_TRANS_B=1"; do
     sm80_check "$tmp/k11.cl" 11_skinny.cl membar.gl -DGEMM_KSPLIT=1 -DCLGEMM_NV_PARTIALS=1 $params
 done
-# Its ring in local memory on NVIDIA (ASYNC with CLGEMM_NV_CPASYNC): the copies are cp.async.
-# (a ring under the 48 KiB that ptxas takes as static; NVIDIA OpenCL takes more, as step 10 has)
-sm80_check "$tmp/k11.cl" 11_skinny.cl cp.async.cg.shared.global -DCLGEMM_NV_CPASYNC=1 \
-    -DGEMM_TRANS_B=1 -DBM=16 -DKT=16 -DRN=2 -DUNROLL=1 -DAL=128 -DASYNC=3
 exit $fail

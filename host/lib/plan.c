@@ -279,15 +279,10 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
      * OpenCL 1.2 gives; on NVIDIA a device-wide PTX fence orders plain accesses instead
      * (cl/skinny_ksplit.h). */
     const bool nv_partials = plan->ksplit_fused && !v->tma && dev->nv_cc_major >= 0;
-    /* Step 11's ring (ASYNC) copies with cp.async from sm_80 on, elsewhere with plain loads
-     * and stores (cl/skinny_async.h). */
-    const bool nv_cpasync = params_get(&plan->params, "ASYNC", 0) > 0 && dev->nv_cc_major >= 8;
-    snprintf(options, sizeof options,
-             "%s %s -DDTYPE=%d %s%s%s%s%s%s -DCLGEMM_LOCAL_BYTES=%llu %s",
+    snprintf(options, sizeof options, "%s %s -DDTYPE=%d %s%s%s%s%s -DCLGEMM_LOCAL_BYTES=%llu %s",
              PROGRAM_BASE_OPTIONS, v->options, (int)dtype, defines, build_defines,
              plan->ksplit_fused ? " -DGEMM_KSPLIT=1" : "",
-             nv_partials ? " -DCLGEMM_NV_PARTIALS=1" : "",
-             nv_cpasync ? " -DCLGEMM_NV_CPASYNC=1" : "", maxnreg_option,
+             nv_partials ? " -DCLGEMM_NV_PARTIALS=1" : "", maxnreg_option,
              (unsigned long long)device_local_mem_usable(dev), extra ? extra : "");
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
