@@ -58,6 +58,7 @@ bad = [
     (['--algo', 'block_tiled:bm=64'], "unknown parameter 'bm' for block_tiled"),
     (['--algo', 'tiled:FOO=3'], "unknown parameter 'FOO'"),
     (['--algo', 'tiled:BM=x'], 'bad --algo'), (['--algo', 'warp_tiled:BM=99999'], 'range'),
+    (['--algo', 'tiled:BK=16,BK=8'], 'parameter BK given twice'),
     # the names the steps-8-10 kernels had before they became one file per step
     (['--algo', 'wgmma_tma_packed'], 'its kernel is wgmma_tma on fp32 data'),
     # the general call's flags

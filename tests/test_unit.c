@@ -132,6 +132,15 @@ static void test_params(void)
     EXPECT(params_parse(&p, "BM=x", &e) == -1);
     EXPECT(params_parse(&p, "=4", &e) == -1);
     EXPECT(params_parse(&p, "4B=4", &e) == -1);
+    /* one text naming a key twice is refused; set on top of another text, a key replaces */
+    EXPECT(params_parse(&p, "BK=16,BK=8", &e) == -1 && strstr(e.msg, "BK given twice"));
+    EXPECT(params_with("BM=64,SWAP=1,PACKA=3", "SWAP", 0, text, sizeof text) == 0 &&
+           strcmp(text, "BM=64,SWAP=0,PACKA=3") == 0);
+    EXPECT(params_with("BM=64", "SPLITK", 4, text, sizeof text) == 0 &&
+           strcmp(text, "BM=64,SPLITK=4") == 0);
+    EXPECT(params_with("", "SWAP", 1, text, sizeof text) == 0 && strcmp(text, "SWAP=1") == 0);
+    EXPECT(params_with("BM=64,BM=32", "SWAP", 1, text, sizeof text) == -1);
+    EXPECT(params_with("BM=64,BN=128", "SWAP", 1, text, 8) == -1); /* does not fit */
 }
 
 /* Whether `word` stands in `text` as a whole identifier. */

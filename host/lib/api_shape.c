@@ -46,9 +46,8 @@ static bool rule_form(const char *rule_params, bool mirrored, char *out, size_t 
     errbuf e = { "" };
     if (params_parse(&given, rule_params, &e) != 0)
         return false;
-    snprintf(out, size, "%s%sSWAP=%d", rule_params, *rule_params ? "," : "",
-             params_get(&given, "SWAP", 0) == 1 ? 0 : 1);
-    return true;
+    return params_with(rule_params, "SWAP", params_get(&given, "SWAP", 0) == 1 ? 0 : 1, out,
+                       size) == 0;
 }
 
 /* The rule's wide form (shape_rule_wide) where it costs less than the plan chosen (unsplit,
@@ -78,8 +77,10 @@ static struct ctx_plan *wide_form(clgemm_context *ctx, const shape_rule *r, cons
         return NULL;
     const int bm = w->plan.bm, bn = w->plan.bn;
     if (wide_split > 1) {
-        const size_t used = strlen(wide_params);
-        snprintf(wide_params + used, sizeof wide_params - used, ",SPLITK=%d", wide_split);
+        char unsplit[sizeof wide_params];
+        snprintf(unsplit, sizeof unsplit, "%s", wide_params);
+        if (params_with(unsplit, "SPLITK", wide_split, wide_params, sizeof wide_params) != 0)
+            return NULL;
         w = api_plan(ctx, algo, dtype, wide_params, build);
         if (!w || w->status != PLAN_OK)
             return NULL;
@@ -136,9 +137,10 @@ static bool choose_by_rule(clgemm_context *ctx, const char *algorithm, clgemm_dt
                                    uneven, why_wide, sizeof why_wide);
     if (!w && split > 1) {
         char overrides[sizeof rule_params + 32];
-        snprintf(overrides, sizeof overrides, "%s%sSPLITK=%d", rule_params,
-                 *rule_params ? "," : "", split);
-        struct ctx_plan *q = api_plan(ctx, algo, dtype, overrides, build);
+        struct ctx_plan *q =
+            params_with(rule_params, "SPLITK", split, overrides, sizeof overrides) == 0
+                ? api_plan(ctx, algo, dtype, overrides, build)
+                : NULL;
         if (q && q->status == PLAN_OK) {
             p = q;
             snprintf(why_split, sizeof why_split, "; %ld blocks of %dx%d for %u compute units: "

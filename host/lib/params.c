@@ -26,6 +26,9 @@ static int set(params *p, const char *key, size_t keylen, long value, errbuf *e)
 
 int params_parse(params *p, const char *text, errbuf *e)
 {
+    /* A text that names a key twice is refused: which value meant the caller? (Parsing on
+     * top of defaults replaces them; that is what set() is for.) */
+    params seen = { .count = 0 };
     const char *s = text;
     while (*s) {
         while (*s == ' ' || *s == ',')
@@ -50,7 +53,12 @@ int params_parse(params *p, const char *text, errbuf *e)
             return -1;
         }
         s = end;
-        if (set(p, key, keylen, value, e) != 0)
+        for (int i = 0; i < seen.count; i++)
+            if (strlen(seen.kv[i].key) == keylen && strncmp(seen.kv[i].key, key, keylen) == 0) {
+                err_set(e, "parameter %.*s given twice", (int)keylen, key);
+                return -1;
+            }
+        if (set(&seen, key, keylen, value, e) != 0 || set(p, key, keylen, value, e) != 0)
             return -1;
     }
     return 0;
@@ -79,3 +87,21 @@ static void join(const params *p, const char *prefix, char *out, size_t size)
 
 void params_to_defines(const params *p, char *out, size_t size) { join(p, "-D", out, size); }
 void params_to_text(const params *p, char *out, size_t size) { join(p, "", out, size); }
+
+int params_with(const char *text, const char *key, long value, char *out, size_t size)
+{
+    params p = { .count = 0 };
+    errbuf e;
+    if (params_parse(&p, text, &e) != 0 || set(&p, key, strlen(key), value, &e) != 0)
+        return -1;
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < p.count && used < size; i++) {
+        int n = snprintf(out + used, size - used, "%s%s=%ld", i ? "," : "", p.kv[i].key,
+                         p.kv[i].value);
+        if (n < 0)
+            return -1;
+        used += (size_t)n;
+    }
+    return used < size ? 0 : -1;
+}
