@@ -51,5 +51,14 @@ for (name, (N, K), _, times), runs in zip(MEASURED, per_shape):
 misses = sum(tune_rules.rounds_choice(runs, K, CUS, 0, 0) != min(times, key=times.get)
              for (_, (N, K), _, times), runs in zip(MEASURED, per_shape))
 expect(misses > 0, 'a model that weighs nothing misses %d shapes' % misses)
-print('%d checks, %d failed' % (len(MEASURED) + 2, failed))
+# The rest of K that a two-launch split leaves to a second launch (K = 1024 in 3 slices of
+# multiples of 8: 1024 = 3 x 336 + 16) costs it SPLIT_UNEVEN_ROUNDS, as in the library's
+# model: 44 blocks on 132 CUs fill them in 3 slices, which a split in one launch takes and a
+# two-launch kernel leaves for the 2 that cut K evenly.
+runs = {S: (1.0, 44) for S in (1, 2, 3, 4)}
+two, one = (tune_rules.rounds_choice(runs, 1024, CUS, 0, 0, in_launch)
+            for in_launch in (False, True))
+expect(two == 2 and one == 3, 'an uneven cut costs a two-launch split only (%d and %d slices, '
+       'want 2 and 3)' % (two, one))
+print('%d checks, %d failed' % (len(MEASURED) + 3, failed))
 sys.exit(1 if failed else 0)

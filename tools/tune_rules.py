@@ -207,7 +207,7 @@ def tune_class(args, purpose, cdtype, rdtype, bases, trans, m_max, M, cus):
     if (algo, params) == bases[0][:2] and not per_cu:
         return None, scored  # the purpose's own first choice, unsplit: no rule needed
     slice_k, partial_k = fit_split_model([every[(algo, params, N, K)] for N, K in shapes],
-                                         shapes, cus) if per_cu else (0, 0)
+                                         shapes, cus, algo in SPLIT_IN_LAUNCH) if per_cu else (0, 0)
     N, K = shapes[0]
     e = 4 if rdtype == 'f32' else 2
     gbps = ((M * K + K * N) * e + M * N * 4) / (per[0][0] * 1e-3) / 1e9
@@ -220,19 +220,30 @@ def tune_class(args, purpose, cdtype, rdtype, bases, trans, m_max, M, cus):
             'gbps': round(gbps, 1)}, scored
 
 
-def rounds_choice(runs, K, cus, slice_k, partial_k=0):
+# Splits that sum their slices in their own launch (the registry's split_in_launch): steps 10
+# and 11.  Others add a second launch for a rest of K that S slices do not cut evenly.
+SPLIT_IN_LAUNCH = ('wgmma_tma', 'skinny')
+# What that second launch costs in rounds (SPLIT_UNEVEN_ROUNDS, host/lib/shape_rule.c).
+SPLIT_UNEVEN_ROUNDS = 0.4
+
+
+def rounds_choice(runs, K, cus, slice_k, partial_k=0, in_launch=False):
     """The split shape_rule_split's rounds model picks among those measured (runs: {S: (ms,
     blocks of C unsplit)}): the fewest rounds of blocks per CU for the work, ceil(blocks x S /
-    cus) / S, each slice costing slice_k more values of K, and a split's partial products
-    (2S + 1) x blocks x partial_k / (cus x K) more (host/lib/shape_rule.h)."""
+    cus) / S, each slice costing slice_k more values of K, a split's partial products
+    (2S + 1) x blocks x partial_k / (cus x K) more, and outside one launch (in_launch False)
+    SPLIT_UNEVEN_ROUNDS more where S slices of 8-value multiples leave a rest of K: the twin of
+    shape_rule_split_cost (host/lib/shape_rule.c)."""
     def cost(S):
         blocks = runs[S][1]
         partials = (2 * S + 1) * blocks * partial_k / (cus * K) if S > 1 else 0.0
-        return math.ceil(blocks * S / cus) / S * (1 + S * slice_k / K) + partials
+        rest = not in_launch and S > 1 and K % (8 * S) != 0
+        return (math.ceil(blocks * S / cus) / S * (1 + S * slice_k / K) + partials +
+                (SPLIT_UNEVEN_ROUNDS if rest else 0.0))
     return min(sorted(runs), key=cost)
 
 
-def fit_split_model(per_shape, shapes, cus):
+def fit_split_model(per_shape, shapes, cus, in_launch=False):
     """(split_slice_k, split_partial_k) for the winner, or (0, 0): the pair (slice_k of 0 ..
     512, partial_k of 0 .. 160) whose choice of split at the measured shapes loses least
     against the fastest split there; partial_k stays 0 unless it loses less, and slice_k is
@@ -245,7 +256,8 @@ def fit_split_model(per_shape, shapes, cus):
             loss = 0.0
             for runs, (N, K) in zip(per_shape, shapes):
                 fastest = min(t for t, _ in runs.values())
-                loss += math.log(runs[rounds_choice(runs, K, cus, L, P)][0] / fastest)
+                loss += math.log(runs[rounds_choice(runs, K, cus, L, P, in_launch)][0] /
+                                 fastest)
             losses[(L, P)] = round(loss, 6)
     best = min(losses.values())
     if best > len(shapes) * math.log(1.02):

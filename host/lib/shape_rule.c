@@ -216,7 +216,8 @@ static bool cuts_evenly(long K, long s) { return K % (8 * s) == 0; }
  * favours too few slices, and this keeps it on the even cuts that measured faster there
  * (200x3000x1000 N T: 2 slices 0.087 ms, 5 even ones 0.074; with the term at 0.1 or less the
  * model takes 2).  Skipping such counts left every K without an even cut (777, or 1000
- * beyond K / split_kmin) unsplit, at 2-3.6x the time. */
+ * beyond K / split_kmin) unsplit, at 2-3.6x the time.  tools/tune_rules.py's rounds_choice
+ * fits the model with the same term (its SPLIT_UNEVEN_ROUNDS). */
 #define SPLIT_UNEVEN_ROUNDS 0.4
 
 /* split_slice_k's model (shape_rule.h): measured on the H100 at ten M <= 128 shapes with every
