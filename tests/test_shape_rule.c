@@ -288,6 +288,33 @@ static void test_shipped_choices(void)
     EXPECT(x && shape_rule_wide(x, 132, 172, 1, 4096, true, 86, 1, NULL, NULL));
     x = shape_rule_lookup(r, h100, "", "tensor_core", CLGEMM_F32, false, false, false, 128, 4096);
     EXPECT(x && x->trans == -1 && strstr(x->params, "BM=128")); /* N N as before */
+    /* 16 < M <= 64 (probes 195-197): tiles as wide as the class, where the M <= 128 rule's
+     * 128 columns cost the call past M; A stored K x M keeps that rule (a 16-bit tile reads
+     * it only in 64-column atoms); 64 < M keeps it too.  TF32 N T splits in 2 at N = 4096
+     * (64 blocks), not at 28672. */
+    static const struct {
+        int dtype;
+        bool trans_a, trans_b;
+        long M;
+        const char *bn;
+    } classes[] = { { CLGEMM_BF16, false, true, 17, "BN=32," },
+                    { CLGEMM_F16, false, false, 32, "BN=32," },
+                    { CLGEMM_BF16, false, true, 33, "BN=64," },
+                    { CLGEMM_F16, false, true, 64, "BN=64," },
+                    { CLGEMM_BF16, false, true, 65, "BN=128," },
+                    { CLGEMM_BF16, true, true, 32, "BN=128," },
+                    { CLGEMM_F32, false, true, 24, "BN=32," },
+                    { CLGEMM_F32, false, true, 64, "BN=64," },
+                    { CLGEMM_F32, false, false, 64, "BN=128," } };
+    for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++) {
+        x = shape_rule_lookup(r, h100, "", "tensor_core", classes[i].dtype, classes[i].trans_a,
+                              classes[i].trans_b, false, classes[i].M, 4096);
+        EXPECT(x && strstr(x->params, classes[i].bn));
+        if (x && classes[i].dtype == CLGEMM_F32 && strstr(x->params, "BN=64,")) {
+            EXPECT(shape_rule_split(x, 132, 64, 4096, true) == 2);
+            EXPECT(shape_rule_split(x, 132, 448, 4096, true) == 1);
+        }
+    }
     tuning_free(&db);
 }
 
