@@ -26,7 +26,7 @@ import sys
 import time
 
 # (class upper bound m_max, the M it is measured at); beyond the last, the default choice.
-CLASSES = [(1, 1), (4, 4), (16, 16), (64, 64), (128, 128), (256, 256), (512, 512)]
+CLASSES = [(1, 1), (4, 4), (16, 16), (32, 32), (64, 64), (128, 128), (256, 256), (512, 512)]
 SHAPES_SMALL_M = [(4096, 4096), (16384, 4096), (4096, 16384)]
 # 6144 = 48 blocks of 128: no split fills 132 units in one round (where the rounds model of
 # split_slice_k and the blocks-per-CU one part)
