@@ -172,6 +172,14 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
 
     const int tid = get_local_id(0);
     WGMMA_SETUP(arena4, tid);
+    /* A problem narrower than the tile (N < BN, B read K-major, no lo half): the host's map
+     * copies B in boxes of N rows rounded up to 8 (host/lib/tma_args.c), not BN, because rows
+     * past the matrix, which the copy engine fills with zeros, cost a call as if they were
+     * data (bf16 32x4096x4096 on a 128-column tile: 0.033 ms against 0.016 on a 32-column one,
+     * probe195).  The slot's rows past them keep stale values, which meet only columns of C
+     * that are never stored. */
+    const int b_box_rows = B_MN || SPLIT ? B_BOX_ROWS : min(BN, (N + 7) / 8 * 8);
+    const uint stage_tx = (uint)(STAGE_BYTES - (B_BOX_ROWS - b_box_rows) * B_BOX_COLS * ELEM);
     const int wg = tid / WGMMA_THREADS; /* from CONSUMERS on: the producer warp, the rounders */
 #if GM > 1
     const int across = get_num_groups(0), down = get_num_groups(1);
@@ -253,7 +261,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
                         TMA_WAIT(empty0 + 8u * s, (uint)((g / STAGES - 1) & 1));
                     const uint full = full0 + 8u * s;
                     const uint dst = wgmma_base_ + (uint)(s * STAGE_BYTES);
-                    TMA_EXPECT(full, STAGE_BYTES);
+                    TMA_EXPECT(full, stage_tx);
                     TMA_COPY_SLICE(kfirst + i, dst);
                 }
             }

@@ -23,7 +23,7 @@
                     ELEM, (uint)(A_BOX_COLS * ELEM), tid, TMA_THREADS)
 #define COPY_B(dst, x, y)                                                                    \
     tma_emu_load_2d(wgmma_arena_w_, dst, (__global const uchar *)(B + offB), ldb,            \
-                    B_MN ? K : N * (1 + SPLIT), B_MN ? N : K, x, y, B_BOX_ROWS, B_BOX_COLS,  \
+                    B_MN ? K : N * (1 + SPLIT), B_MN ? N : K, x, y, b_box_rows, B_BOX_COLS,  \
                     ELEM, (uint)(B_BOX_COLS * ELEM), tid, TMA_THREADS)
 #endif
 #define TMA_COPY_SLICE(i, dst)                                                               \

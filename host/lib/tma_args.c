@@ -81,9 +81,14 @@ static int tma_maps(const gemm_plan *plan, gemm_shape s, gemm_operand A, gemm_op
                 ? mn_major(elem, s.K, s.M, A.ld, plan->bk)
                 : k_major(elem, halves_a * (uint64_t)s.M, (uint64_t)s.K, A.ld, plan->bm,
                           plan->bk);
+        /* A problem narrower than the tile copies B in boxes of N rows rounded up to 8, as
+         * the kernel expects (b_box_rows, cl/10_wgmma_tma.cl): no rows past the matrix. */
+        const int b_rows = halves_b == 1 && s.N > 0 && s.N < plan->bn
+                               ? (s.N + 7) / 8 * 8
+                               : plan->bn;
         const tensor_map_shape b =
             packed || plan->build.trans_b ? k_major(elem, halves_b * (uint64_t)s.N,
-                                                    (uint64_t)s.K, B.ld, plan->bn, plan->bk)
+                                                    (uint64_t)s.K, B.ld, b_rows, plan->bk)
                                           : mn_major(elem, s.K, s.N, B.ld, plan->bk);
         const tensor_map_shape a3 = batch_of(a, plan, batch->count, batch->stride[0]);
         const tensor_map_shape b3 = batch_of(b, plan, batch->count, batch->stride[1]);
