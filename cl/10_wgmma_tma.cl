@@ -176,9 +176,10 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
      * copies B in boxes of N rows rounded up to 8 (host/lib/tma_args.c), not BN, because rows
      * past the matrix, which the copy engine fills with zeros, cost a call as if they were
      * data (bf16 32x4096x4096 on a 128-column tile: 0.033 ms against 0.016 on a 32-column one,
-     * probe195).  The slot's rows past them keep stale values, which meet only columns of C
-     * that are never stored. */
-    const int b_box_rows = B_MN || SPLIT ? B_BOX_ROWS : min(BN, (N + 7) / 8 * 8);
+     * probe195).  No copy writes the slots' rows past them: they are zeroed once, below, and
+     * hold what a whole box past the matrix would have brought. */
+    const int b_rows_up = (N + 7) / 8 * 8;
+    const int b_box_rows = B_MN || SPLIT || b_rows_up >= BN ? B_BOX_ROWS : b_rows_up;
     const uint stage_tx = (uint)(STAGE_BYTES - (B_BOX_ROWS - b_box_rows) * B_BOX_COLS * ELEM);
     const int wg = tid / WGMMA_THREADS; /* from CONSUMERS on: the producer warp, the rounders */
 #if GM > 1
@@ -207,6 +208,15 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
     /* The edge path's element-wise stores also serve a C whose rows break float2 alignment
      * (the host writes such a C in place rather than through a copy). */
     const bool edge = rows_left < BM || cols_left < BN || ((offC | ldc) & 1);
+
+    if (b_box_rows < B_BOX_ROWS) { /* the same for every work-item: N is the group's */
+        const int from = A_BYTES + b_box_rows * B_BOX_COLS * ELEM; /* B's rows past the box */
+        const int vecs = (A_BYTES + B_BOX - from) / 16;             /* per slot, 16 bytes each */
+        for (int i = tid; i < STAGES * vecs; i += TMA_THREADS)
+            arena4[((i / vecs) * STAGE_BYTES + from) / 16 + i % vecs] = (float4)(0.0f);
+        WGMMA_PROXY_FENCE(); /* wgmma reads them through the async proxy */
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
 
 #if !CLGEMM_EMULATE_TMA
     /* Kept maps are already whole in global memory: their fetch can start before the set-up
