@@ -209,14 +209,14 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
      * (the host writes such a C in place rather than through a copy). */
     const bool edge = rows_left < BM || cols_left < BN || ((offC | ldc) & 1);
 
-    if (b_box_rows < B_BOX_ROWS) { /* the same for every work-item: N is the group's */
-        const int from = A_BYTES + b_box_rows * B_BOX_COLS * ELEM; /* B's rows past the box */
-        const int vecs = (A_BYTES + B_BOX - from) / 16;             /* per slot, 16 bytes each */
-        for (int i = tid; i < STAGES * vecs; i += TMA_THREADS)
-            arena4[((i / vecs) * STAGE_BYTES + from) / 16 + i % vecs] = (float4)(0.0f);
-        WGMMA_PROXY_FENCE(); /* wgmma reads them through the async proxy */
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
+    /* B's rows past a narrow box, in every slot (none where the box is whole); the barrier
+     * that follows the set-up (the emulation's first slice's) orders them before any read, and
+     * no copy writes there.  No barrier of their own: on PoCL a barrier under a branch grew
+     * the emulated kernels' build (the quick tests ran 60 -> 126 s). */
+    const int tail_from = A_BYTES + b_box_rows * B_BOX_COLS * ELEM;
+    const int tail_vecs = (A_BYTES + B_BOX - tail_from) / 16; /* per slot, 16 bytes each */
+    for (int i = tid; i < STAGES * tail_vecs; i += TMA_THREADS)
+        arena4[((i / tail_vecs) * STAGE_BYTES + tail_from) / 16 + i % tail_vecs] = (float4)(0.0f);
 
 #if !CLGEMM_EMULATE_TMA
     /* Kept maps are already whole in global memory: their fetch can start before the set-up
@@ -240,6 +240,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
         }
         TMA_BAR_INIT_FENCE();
     }
+    WGMMA_PROXY_FENCE(); /* the zeroed rows above: wgmma reads them through the async proxy */
     barrier(CLK_LOCAL_MEM_FENCE);
 
     /* The host encodes the maps with a placeholder address (OpenCL does not tell it a buffer's):
