@@ -215,8 +215,9 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
      * the emulated kernels' build (the quick tests ran 60 -> 126 s). */
     const int tail_from = A_BYTES + b_box_rows * B_BOX_COLS * ELEM;
     const int tail_vecs = (A_BYTES + B_BOX - tail_from) / 16; /* per slot, 16 bytes each */
-    for (int i = tid; i < STAGES * tail_vecs; i += TMA_THREADS)
-        arena4[((i / tail_vecs) * STAGE_BYTES + tail_from) / 16 + i % tail_vecs] = (float4)(0.0f);
+    for (int s = 0; s < STAGES; ++s) /* (no division by tail_vecs: 0 in most builds) */
+        for (int j = tid; j < tail_vecs; j += TMA_THREADS)
+            arena4[(s * STAGE_BYTES + tail_from) / 16 + j] = (float4)(0.0f);
 
 #if !CLGEMM_EMULATE_TMA
     /* Kept maps are already whole in global memory: their fetch can start before the set-up
