@@ -138,6 +138,8 @@ static void test_params(void)
            strcmp(text, "BM=64,SWAP=0,PACKA=3") == 0);
     EXPECT(params_with("BM=64", "SPLITK", 4, text, sizeof text) == 0 &&
            strcmp(text, "BM=64,SPLITK=4") == 0);
+    EXPECT(params_with(text, "SPLITK", 2, text, sizeof text) == 0 && /* in place */
+           strcmp(text, "BM=64,SPLITK=2") == 0);
     EXPECT(params_with("", "SWAP", 1, text, sizeof text) == 0 && strcmp(text, "SWAP=1") == 0);
     EXPECT(params_with("BM=64,BM=32", "SWAP", 1, text, sizeof text) == -1);
     EXPECT(params_with("BM=64,BN=128", "SWAP", 1, text, 8) == -1); /* does not fit */

@@ -305,7 +305,7 @@ static json_object *json_result(const report_entry *e)
     json_object_object_add(o, "l2", json_object_new_string(res->cold_l2 ? "cold" : "warm"));
     /* how: a read leaves clean lines (cold_l2.c); records before 2026-11-27 wrote instead */
     if (res->cold_l2)
-            json_object_object_add(o, "l2_eviction", json_object_new_string(cold_l2_method()));
+        json_object_object_add(o, "l2_eviction", json_object_new_string(cold_l2_method()));
     for (size_t i = 0; i < res->nrows; i++)
         json_object_array_add(rows, json_row(&res->rows[i]));
     json_object_object_add(o, "rows", rows);

@@ -77,9 +77,7 @@ static struct ctx_plan *wide_form(clgemm_context *ctx, const shape_rule *r, cons
         return NULL;
     const int bm = w->plan.bm, bn = w->plan.bn;
     if (wide_split > 1) {
-        char unsplit[sizeof wide_params];
-        snprintf(unsplit, sizeof unsplit, "%s", wide_params);
-        if (params_with(unsplit, "SPLITK", wide_split, wide_params, sizeof wide_params) != 0)
+        if (params_with(wide_params, "SPLITK", wide_split, wide_params, sizeof wide_params) != 0)
             return NULL;
         w = api_plan(ctx, algo, dtype, wide_params, build);
         if (!w || w->status != PLAN_OK)

@@ -1,18 +1,28 @@
 #include "params.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int set(params *p, const char *key, size_t keylen, long value, errbuf *e)
+/* Where p holds the key named by key's first keylen characters, or -1. */
+static int find(const params *p, const char *key, size_t keylen)
 {
     for (int i = 0; i < p->count; i++)
-        if (strlen(p->kv[i].key) == keylen && strncmp(p->kv[i].key, key, keylen) == 0) {
-            p->kv[i].value = value;
-            return 0;
-        }
+        if (strlen(p->kv[i].key) == keylen && strncmp(p->kv[i].key, key, keylen) == 0)
+            return i;
+    return -1;
+}
+
+static int set(params *p, const char *key, size_t keylen, long value, errbuf *e)
+{
+    const int at = find(p, key, keylen);
+    if (at >= 0) {
+        p->kv[at].value = value;
+        return 0;
+    }
     if (p->count == PARAMS_MAX) {
         err_set(e, "too many parameters (at most %d)", PARAMS_MAX);
         return -1;
@@ -53,11 +63,10 @@ int params_parse(params *p, const char *text, errbuf *e)
             return -1;
         }
         s = end;
-        for (int i = 0; i < seen.count; i++)
-            if (strlen(seen.kv[i].key) == keylen && strncmp(seen.kv[i].key, key, keylen) == 0) {
-                err_set(e, "parameter %.*s given twice", (int)keylen, key);
-                return -1;
-            }
+        if (find(&seen, key, keylen) >= 0) {
+            err_set(e, "parameter %.*s given twice", (int)keylen, key);
+            return -1;
+        }
         if (set(&seen, key, keylen, value, e) != 0 || set(p, key, keylen, value, e) != 0)
             return -1;
     }
@@ -66,27 +75,30 @@ int params_parse(params *p, const char *text, errbuf *e)
 
 long params_get(const params *p, const char *key, long fallback)
 {
-    for (int i = 0; i < p->count; i++)
-        if (strcmp(p->kv[i].key, key) == 0)
-            return p->kv[i].value;
-    return fallback;
+    const int at = find(p, key, strlen(key));
+    return at >= 0 ? p->kv[at].value : fallback;
 }
 
-static void join(const params *p, const char *prefix, char *out, size_t size)
+/* "PREFIXKEY=VALUE" for each key, sep between them; whether it all fit (else cut short). */
+static bool join(const params *p, const char *prefix, const char *sep, char *out, size_t size)
 {
     size_t used = 0;
     out[0] = '\0';
     for (int i = 0; i < p->count && used < size; i++) {
-        int n = snprintf(out + used, size - used, "%s%s%s=%ld", i ? " " : "", prefix,
+        int n = snprintf(out + used, size - used, "%s%s%s=%ld", i ? sep : "", prefix,
                          p->kv[i].key, p->kv[i].value);
         if (n < 0)
-            break;
+            return false;
         used += (size_t)n;
     }
+    return used < size;
 }
 
-void params_to_defines(const params *p, char *out, size_t size) { join(p, "-D", out, size); }
-void params_to_text(const params *p, char *out, size_t size) { join(p, "", out, size); }
+void params_to_defines(const params *p, char *out, size_t size)
+{
+    join(p, "-D", " ", out, size);
+}
+void params_to_text(const params *p, char *out, size_t size) { join(p, "", " ", out, size); }
 
 int params_with(const char *text, const char *key, long value, char *out, size_t size)
 {
@@ -94,14 +106,5 @@ int params_with(const char *text, const char *key, long value, char *out, size_t
     errbuf e;
     if (params_parse(&p, text, &e) != 0 || set(&p, key, strlen(key), value, &e) != 0)
         return -1;
-    size_t used = 0;
-    out[0] = '\0';
-    for (int i = 0; i < p.count && used < size; i++) {
-        int n = snprintf(out + used, size - used, "%s%s=%ld", i ? "," : "", p.kv[i].key,
-                         p.kv[i].value);
-        if (n < 0)
-            return -1;
-        used += (size_t)n;
-    }
-    return used < size ? 0 : -1;
+    return join(&p, "", ",", out, size) ? 0 : -1; /* text is read whole: out may be text */
 }

@@ -25,7 +25,8 @@ void params_to_defines(const params *p, char *out, size_t size);
 /* "BM=128 BN=128" */
 void params_to_text(const params *p, char *out, size_t size);
 /* `text` ("BM=64,SWAP=1", as an algorithm name writes it) with KEY set to VALUE, in place
- * where the text names it, else last: "BM=64,SWAP=0".  -1 where the text does not parse. */
+ * where the text names it, else last: "BM=64,SWAP=0".  -1 where the text does not parse or
+ * out is too short.  out may be text itself. */
 int params_with(const char *text, const char *key, long value, char *out, size_t size);
 
 #endif
