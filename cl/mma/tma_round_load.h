@@ -27,15 +27,6 @@ inline float4 rb_fetch(__global const float *b, const int ld, const int n, const
     return (float4)(p[0], k + 1 < K ? p[1] : 0.0f, k + 2 < K ? p[2] : 0.0f, 0.0f);
 }
 
-#if RB_RELAXED
-#define RB_ARRIVE(bar)                                                                       \
-    asm volatile("{ .reg .b64 rb_state_;\n\t"                                               \
-                 "mbarrier.arrive.relaxed.cta.shared::cta.b64 rb_state_, [%0]; }" ::"r"(bar) \
-                 : "memory")
-#else
-#define RB_ARRIVE(bar) TMA_ARRIVE(bar)
-#endif
-
 /* Slice i's pieces of this rounder (row rb_r_ + j * RB_STRIDE, piece rb_c_) into v. */
 #define RB_LOAD(v, i)                                                                        \
     _Pragma("unroll") for (int j_ = 0; j_ < RB_EACH; ++j_)                                   \
@@ -58,32 +49,28 @@ inline float4 rb_fetch(__global const float *b, const int ld, const int n, const
                                               (uint)SWZA)) = tf32_round4((v)[j_]);          \
         }                                                                                    \
         WGMMA_PROXY_FENCE();                                                                 \
-        RB_ARRIVE(TMA_ROUNDED0 + 8u * (uint)s_);                                             \
+        TMA_ARRIVE(TMA_ROUNDED0 + 8u * (uint)s_);                                            \
     } while (0)
 
-/* Slices loaded together before any of them is written: an arrive is a release, which
- * waits for every load the work-item has in flight, so loads cannot run ahead across it. */
-#ifndef RB_GROUP
-#define RB_GROUP 2
-#endif
-#ifndef RB_RELAXED
-#define RB_RELAXED 0
-#endif
-/* The rounders' whole life: RB_GROUP slices' loads in flight at once, then their writes. */
+/* The rounders' whole life, two slices' registers: the loads of one are in flight while the
+ * other is written. */
 #define TMA_ROUNDER()                                                                        \
     do {                                                                                     \
         if (tid >= PRODUCER0 + PRODUCER_THREADS) {                                           \
             const int rb_id_ = tid - (PRODUCER0 + PRODUCER_THREADS);                         \
             const int rb_r_ = rb_id_ / RB_CHUNKS, rb_c_ = rb_id_ % RB_CHUNKS;                \
             __global const float *const rb_src_ = B0_ + offB + RB_PROBLEM_OFFSET;            \
-            float4 v_[RB_GROUP][RB_EACH];                                                    \
-            for (int i0 = 0; i0 < slices; i0 += RB_GROUP) {                                  \
-                _Pragma("unroll") for (int g_ = 0; g_ < RB_GROUP; ++g_)                      \
-                    if (i0 + g_ < slices)                                                    \
-                        RB_LOAD(v_[g_], i0 + g_);                                            \
-                _Pragma("unroll") for (int g_ = 0; g_ < RB_GROUP; ++g_)                      \
-                    if (i0 + g_ < slices)                                                    \
-                        RB_PUT(v_[g_], i0 + g_);                                             \
+            float4 v0_[RB_EACH], v1_[RB_EACH];                                               \
+            RB_LOAD(v0_, 0);                                                                 \
+            for (int i = 0; i < slices; i += 2) {                                            \
+                if (i + 1 < slices)                                                          \
+                    RB_LOAD(v1_, i + 1);                                                     \
+                RB_PUT(v0_, i);                                                              \
+                if (i + 1 < slices) {                                                        \
+                    if (i + 2 < slices)                                                      \
+                        RB_LOAD(v0_, i + 2);                                                 \
+                    RB_PUT(v1_, i + 1);                                                      \
+                }                                                                            \
             }                                                                                \
             return;                                                                          \
         }                                                                                    \
