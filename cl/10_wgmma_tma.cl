@@ -87,8 +87,7 @@
  *   PACKB    1 or 2, as for A (no 0: tf32t allows one truncated operand; no 3: B has no
  *            register form)
  *   ROUNDER  with PACKA or PACKB 2, who rounds each slot (mma/tma_round.h): 0 the consumers
- *            on their way to the wgmmas, 1 a warpgroup of its own as the slot lands, 2 (B
- *            only) that warpgroup loading B itself, rounding it on its way into the slot
+ *            on their way to the wgmmas, 1 a warpgroup of its own as the slot lands
  *   SETMAXNREG  1 (BM 128, no ROUNDER): a producer warpgroup hands its registers to the
  *            consumers (setmaxnreg), for tiles whose sums and fragments outgrow 168 each
  *   STAGED   1: C stored through local memory (the default where it fits, less GELU's), 0: directly
@@ -181,8 +180,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
      * hold what a whole box past the matrix would have brought. */
     const int b_rows_up = (N + 7) / 8 * 8;
     const int b_box_rows = B_MN || SPLIT || b_rows_up >= BN ? B_BOX_ROWS : b_rows_up;
-    const uint stage_tx = ROUNDER == 2 /* B: the rounders' (mma/tma_round_load.h) */
-        ? (uint)A_BYTES : (uint)(STAGE_BYTES - (B_BOX_ROWS - b_box_rows) * B_BOX_COLS * ELEM);
+    const uint stage_tx = (uint)(STAGE_BYTES - (B_BOX_ROWS - b_box_rows) * B_BOX_COLS * ELEM);
     const int wg = tid / WGMMA_THREADS; /* from CONSUMERS on: the producer warp, the rounders */
 #if GM > 1
     const int across = get_num_groups(0), down = get_num_groups(1);

@@ -83,7 +83,7 @@
  * warps' allocation rounded to whole warpgroups (65536 / 384): a 128 x 256 tile holds 128
  * sums per work-item, and with A's fragments in registers too ptxas serialised its wgmmas
  * (probe158 in bench/results/2026-11-27_nvidia-h100/probes). */
-#define ROUNDERS ((ROUNDER != 0) * WGMMA_THREADS)
+#define ROUNDERS (ROUNDER * WGMMA_THREADS)
 #define PRODUCER0 (CONSUMERS * WGMMA_THREADS) /* the producer warp's first work-item */
 #define PRODUCER_THREADS (SETMAXNREG ? WGMMA_THREADS : 32)
 #define IS_PRODUCER(tid) ((tid) / PRODUCER_THREADS == PRODUCER0 / PRODUCER_THREADS)

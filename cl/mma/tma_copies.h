@@ -26,8 +26,6 @@
                     B_MN ? K : N * (1 + SPLIT), B_MN ? N : K, x, y, b_box_rows, B_BOX_COLS,  \
                     ELEM, (uint)(B_BOX_COLS * ELEM), tid, TMA_THREADS)
 #endif
-/* With ROUNDER 2 the rounders bring B (mma/tma_round_load.h); the emulation copies it. */
-#define TMA_COPIES_B (ROUNDER != 2 || CLGEMM_EMULATE_TMA)
 #define TMA_COPY_SLICE(i, dst)                                                               \
     do {                                                                                     \
         _Pragma("unroll") for (int q = 0; q < A_BOXES; ++q)                                  \
@@ -36,7 +34,7 @@
             COPY_A((dst) + (uint)A_BOX, (i) * BK, M + row0);                                 \
         if (SPLIT)                                                                           \
             COPY_B((dst) + (uint)(A_BYTES + B_BOX), (i) * BK, N + col0);                     \
-        _Pragma("unroll") for (int q = 0; q < (TMA_COPIES_B ? B_BOXES : 0); ++q)             \
+        _Pragma("unroll") for (int q = 0; q < B_BOXES; ++q)                                  \
             COPY_B((dst) + (uint)(A_BYTES + q * B_BOX), B_X(i, q), B_Y(i, q));               \
     } while (0)
 

@@ -1,7 +1,7 @@
 /* PACKA / PACKB = 2 for cl/10_wgmma_tma.cl (TF32): an operand read where it lies, rounded to
  * tf32 in local memory after its copy lands and before a wgmma reads it (TF32 wgmma would
  * truncate it).  Included after the kernel's definitions (A_BYTES, STAGE_BYTES, CONSUMERS,
- * PRODUCER0, ROUNDERS).  Three ways:
+ * PRODUCER0, ROUNDERS).  Two ways:
  *
  *  - ROUNDER = 0: the consumers round each slot themselves between waiting for its copy and
  *    issuing their wgmmas, then fence the async proxy (wgmma reads by it) and meet at a
@@ -16,16 +16,7 @@
  *    local-memory traffic off the consumers' path but does not remove it: at 4096^3, where
  *    that traffic is the limit, even three rounding warps beside the producer warp (so that
  *    the 256-wide tile keeps its registers) ran 0.47 ms against the pre-pass's 0.44
- *    (bench/results/2026-11-24_nvidia-h100/rounder/probe27.txt).
- *  - ROUNDER = 2 (B only): the rounding warpgroup brings B's slices itself, from global
- *    memory through its registers, and writes them rounded into the slot in the copy
- *    engine's swizzled layout; the producer copies A alone.  ROUNDER = 1 moved every value of
- *    B through local memory three times (the copy's write, the rounder's read and write)
- *    before wgmma read it; here once.  At small M the swapped kernel's B is the activations,
- *    which every group of a column reads again: that traffic, not the tensor cores, bounded
- *    TF32 at M = 128 (docs/10_wgmma_tma.md).  The rounder waits for the consumers' release of
- *    a slot ("empty") as the producer does, keeps the next slice's loads in flight while it
- *    writes one, and the consumers wait for "full" (A) and "rounded" (B). */
+ *    (bench/results/2026-11-24_nvidia-h100/rounder/probe27.txt). */
 #ifndef CLGEMM_TMA_ROUND_H
 #define CLGEMM_TMA_ROUND_H
 
@@ -40,8 +31,6 @@
 
 #if ROUNDER
 #define TMA_ROUNDED0 (empty0 + 8u * STAGES) /* rounded[s]: the third row of mbarriers */
-#endif
-#if ROUNDER == 1
 /* The rounder's share of a slot, all of it loaded before any of it is written back, so that
  * the loads' latencies overlap; rounding a float4 at a time, each waited for its load. */
 #define ROUND_EACH (ROUND_BYTES / 16 / ROUNDERS)
@@ -76,8 +65,6 @@ inline void tma_round_share(__local float4 *p, const int id)
     } while (0)
 /* A consumer: slot s copied and rounded (phase parity) */
 #define TMA_WAIT_ROUNDED(s, parity) TMA_WAIT(TMA_ROUNDED0 + 8u * (s), parity)
-#elif ROUNDER == 2
-#include "mma/tma_round_load.h"
 #elif ROUND_LOCAL /* the consumers round a share each; wgmma then reads it by the async proxy */
 #define TMA_WAIT_ROUNDED(s, parity)                                                          \
     do {                                                                                     \

@@ -12,11 +12,8 @@
 #if PACKA < 0 || PACKA > 3 || PACKB < 1 || PACKB > 2 || (DTYPE != 0 && (PACKA != 1 || PACKB != 1))
 #error "gemm_wgmma_tma: PACKA is 0, 1, 2 or 3, PACKB 1 or 2, and only for DTYPE 0 (TF32)"
 #endif
-#if ROUNDER != 0 && ((ROUNDER != 1 && ROUNDER != 2) || !ROUND_LOCAL)
-#error "gemm_wgmma_tma: ROUNDER is 0, 1 or 2, and 1 or 2 needs a slot to round in local memory (PACKA or PACKB 2)"
-#endif
-#if ROUNDER == 2 && (PACKB != 2 || PACKA == 2 || SPLIT)
-#error "gemm_wgmma_tma: ROUNDER 2 loads and rounds B alone: PACKB 2, PACKA not 2, no SPLIT"
+#if ROUNDER != 0 && (ROUNDER != 1 || !ROUND_LOCAL)
+#error "gemm_wgmma_tma: ROUNDER is 0 or 1, and 1 needs a slot to round in local memory (PACKA or PACKB 2)"
 #endif
 #if BM != 64 && BM != 128
 #error "gemm_wgmma_tma: BM must be 64 or 128 (one or two consumer warpgroups)"

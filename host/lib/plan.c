@@ -105,14 +105,14 @@ static int launch_shape(gemm_plan *plan, const device_info *dev, errbuf *e)
                     plan->bm);
             return -1;
         }
-        /* Step 10: the producer warp (a warpgroup with SETMAXNREG=1), and with ROUNDER=1 or
-         * 2 (TF32) a rounding warpgroup (cl/mma/tma_config.h, tma_round.h; other values fail
+        /* Step 10: the producer warp (a warpgroup with SETMAXNREG=1), and with ROUNDER=1
+         * (TF32) a rounding warpgroup (cl/mma/tma_config.h, tma_round.h; other values fail
          * the kernel's build). */
         int producer = 0;
         if (v->launch == LAUNCH_WARPGROUPS_PRODUCER)
             producer = params_get(&plan->params, "SETMAXNREG", 0) == 1 ? 128 : 32;
         plan->local[0] = (size_t)(plan->bm / 64 * 128 + producer +
-                                  128 * (params_get(&plan->params, "ROUNDER", 0) != 0));
+                                  128 * (params_get(&plan->params, "ROUNDER", 0) == 1));
         plan->local[1] = 1;
         break;
     }
