@@ -66,6 +66,9 @@ SPLIT_JOBS = [
     ('skinny:SPLITK=3', '3x17x40', ['--trans', 'NT', '--beta', '0.5']),
     ('skinny:KT=8,BM=4,AL=32,SPLITK=2', '3x17x80', ['--beta', '0.5']),
     ('warp_tiled:SPLITK=2', '9x13x40', []),
+    # swapped: the reduction turns each block of a transposed C in local memory
+    ('warp_tiled:SWAP=1,READT=0,SPLITK=3', '37x45x40', ['--trans', 'NT', '--beta', '0.5',
+                                                         '--epilogue', 'bias_relu']),
     # step 10's one launch (cl/mma/tma_ksplit.h): 40 = 32 + 8, the count and the sum
     ('wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2,SPLITK=2', '37x45x40', ['--dtype', 'bf16']),
 ]

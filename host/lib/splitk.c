@@ -187,8 +187,9 @@ int splitk_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
     CL_TRY(e, clSetKernelArg(k, 9, sizeof(int), &C.ld));
     CL_TRY(e, clSetKernelArg(k, 10, sizeof(cl_mem), bias.buf ? &bias.buf : NULL));
     CL_TRY(e, clSetKernelArg(k, 11, sizeof(int), &bias.off));
-    const size_t local[2] = { 64, 4 };
-    const size_t global[2] = { ((size_t)s.N + 63) / 64 * 64, ((size_t)s.M + 3) / 4 * 4 };
+    /* Blocks of 32 x 32 elements, a group of 32 x 8 work-items each (cl/splitk_reduce.cl). */
+    const size_t local[2] = { 32, 8 };
+    const size_t global[2] = { ((size_t)s.N + 31) / 32 * 32, ((size_t)s.M + 31) / 32 * 8 };
     CL_TRY(e, clEnqueueNDRangeKernel(q, k, 2, NULL, global, local, 0, NULL,
                                      first || last ? &ev : NULL));
     if (first) {
