@@ -177,9 +177,15 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
      * past the matrix, which the copy engine fills with zeros, cost a call as if they were
      * data (bf16 32x4096x4096 on a 128-column tile: 0.033 ms against 0.016 on a 32-column one,
      * probe195).  No copy writes the slots' rows past them: they are zeroed once, below, and
-     * hold what a whole box past the matrix would have brought. */
+     * hold what a whole box past the matrix would have brought.  Builds whose B box is always
+     * whole (B_NARROWS 0) keep none of this code. */
+#define B_NARROWS (!B_MN && !SPLIT)
+#if B_NARROWS
     const int b_rows_up = (N + 7) / 8 * 8;
-    const int b_box_rows = B_MN || SPLIT || b_rows_up >= BN ? B_BOX_ROWS : b_rows_up;
+    const int b_box_rows = b_rows_up >= BN ? B_BOX_ROWS : b_rows_up;
+#else
+    const int b_box_rows = B_BOX_ROWS;
+#endif
     const uint stage_tx = (uint)(STAGE_BYTES - (B_BOX_ROWS - b_box_rows) * B_BOX_COLS * ELEM);
     const int wg = tid / WGMMA_THREADS; /* from CONSUMERS on: the producer warp, the rounders */
 #if GM > 1
@@ -213,11 +219,13 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
      * that follows the set-up (the emulation's first slice's) orders them before any read, and
      * no copy writes there.  No barrier of their own: on PoCL a barrier under a branch grew
      * the emulated kernels' build (test_layouts, uncached: 152 s with one, 92 s without). */
+#if B_NARROWS
     const int tail_from = A_BYTES + b_box_rows * B_BOX_COLS * ELEM;
     const int tail_vecs = (A_BYTES + B_BOX - tail_from) / 16; /* per slot, 16 bytes each */
     for (int s = 0; s < STAGES; ++s) /* (no division by tail_vecs: 0 in most builds) */
         for (int j = tid; j < tail_vecs; j += TMA_THREADS)
             arena4[(s * STAGE_BYTES + tail_from) / 16 + j] = (float4)(0.0f);
+#endif
 
 #if !CLGEMM_EMULATE_TMA
     /* Kept maps are already whole in global memory: their fetch can start before the set-up
@@ -241,7 +249,9 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
         }
         TMA_BAR_INIT_FENCE();
     }
+#if B_NARROWS
     WGMMA_PROXY_FENCE(); /* the zeroed rows above: wgmma reads them through the async proxy */
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
 
     /* The host encodes the maps with a placeholder address (OpenCL does not tell it a buffer's):
