@@ -348,6 +348,31 @@ static void test_shipped_choices(void)
                    w16[i].N, x ? x->wide_params : "no rule");
         failures += !ok;
     }
+    /* TF32 N T at 16 < M <= 64, the same way (probes 220-221): unsplit 128-row blocks at N =
+     * 11008 and 28672; at N = 4096 the rule's 64 blocks in 2 slices (0.5 of a round) stay. */
+    const struct {
+        const char *device;
+        long M, N, own, split, wide;
+        bool take;
+        const char *form;
+    } w32[] = { { h100, 48, 28672, 448, 1, 224, true, "BM=128,BN=64," },
+                { h100, 64, 6144, 96, 1, 48, false, "BM=128,BN=64," },
+                { h100, 64, 4096, 64, 2, 32, false, "BM=128,BN=64," },
+                { h100, 32, 11008, 172, 1, 86, true, "BM=128,BN=32," },
+                { "NVIDIA H200", 64, 11008, 172, 1, 86, true, "BM=128,BN=64," },
+                { "NVIDIA H200", 24, 4096, 64, 2, 32, false, "BM=128,BN=32," } };
+    for (size_t i = 0; i < sizeof w32 / sizeof w32[0]; i++) {
+        x = shape_rule_lookup(r, w32[i].device, "", "tensor_core", CLGEMM_F32, false, true, false,
+                              w32[i].M, w32[i].N);
+        const bool ok = x && strstr(x->wide_params, w32[i].form) && !x->wide_split &&
+                        shape_rule_split(x, 132, w32[i].own, 4096, true) == w32[i].split &&
+                        shape_rule_wide(x, 132, w32[i].own, (int)w32[i].split, 4096, true,
+                                        w32[i].wide, 1, NULL, NULL) == w32[i].take;
+        if (!ok)
+            printf("FAIL TF32 wide form on %s at %ldx%ldx4096: %s\n", w32[i].device, w32[i].M,
+                   w32[i].N, x ? x->wide_params : "no rule");
+        failures += !ok;
+    }
     tuning_free(&db);
 }
 
