@@ -4,7 +4,8 @@ H100 measured: step 7 swapped (fp32 auto, B stored N x K) at nine shapes of M <=
 several splits each (probes 169-171 in bench/results/2026-11-27_nvidia-h100/probes).  The
 fitted model must name the fastest measured split at every shape, as must the constants
 shipped in the rules (80, 72; tests/test_shape_rule.c checks the library's side, over every
-count); a model that weighs nothing (0, 0) misses, so the check can fail.
+count); a model that weighs nothing (0, 0) misses, so the check can fail.  And save() keeps a
+replaced rule's wide form only where the new rule runs the same tile.
 usage: test_tune_rules.py PATH/TO/tools"""
 import os
 import sys
@@ -60,5 +61,22 @@ two, one = (tune_rules.rounds_choice(runs, 1024, CUS, 0, 0, in_launch)
             for in_launch in (False, True))
 expect(two == 2 and one == 3, 'an uneven cut costs a two-launch split only (%d and %d slices, '
        'want 2 and 3)' % (two, one))
-print('%d checks, %d failed' % (len(MEASURED) + 3, failed))
+# A class measured again keeps its rule's hand-measured wide form where the new rule runs the
+# same tile, and drops it where the tile changed (tune_rules.keep_wide_form).
+import json  # noqa: E402
+import tempfile  # noqa: E402
+base = {'device': 'D', 'driver': '1', 'purpose': 'tensor_core', 'dtype': 'bf16', 'trans': 'any',
+        'm_max': 128, 'algorithm': 'wgmma_tma', 'params': 'BM=64,BN=128'}
+with tempfile.TemporaryDirectory() as tmp:
+    path = os.path.join(tmp, 'tuning.json')
+    for params, kept in (('BM=64,BN=128', True), ('BM=64,BN=64', False)):
+        was = dict(base, wide_params='BM=128,BN=128', wide_round=1.5, note='old')
+        json.dump({'format': 'clgemm-tuning-1', 'entries': [], 'rules': [was]}, open(path, 'w'))
+        tune_rules.save(path, [dict(base, params=params)])
+        got = json.load(open(path))['rules']
+        ok = len(got) == 1 and (got[0].get('wide_params') == 'BM=128,BN=128' and
+                                got[0].get('wide_round') == 1.5) == kept
+        expect(ok, 'a re-tuned rule %s its wide form where its tile %s' %
+               (('keeps', 'stays') if kept else ('drops', 'changed')))
+print('%d checks, %d failed' % (len(MEASURED) + 5, failed))
 sys.exit(1 if failed else 0)

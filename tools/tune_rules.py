@@ -11,7 +11,9 @@ where it split of S x (its blocks of C) / (compute units), so that the rule scal
 to other N and M, and split_kmin the shortest slice K / S that paid off (a split must win by
 5%), so that a shorter K is not cut; where the rounds model names the fastest splits, its
 constants instead (split_slice_k, and split_partial_k where the partial products' traffic
-must be weighed: fit_split_model).  Run by tools/tune.py --rules.
+must be weighed: fit_split_model).  A rule's wide form (wide_params, measured by hand against
+the rule's tile) survives a new measurement of its class where the tile stays the same
+(keep_wide_form).  Run by tools/tune.py --rules.
 
 usage: tools/tune_rules.py [--clgemm build/clgemm] [--device SPEC] [--out FILE]
                            [--purposes auto,tensor_core,...] [--time-limit S]
@@ -267,6 +269,30 @@ def fit_split_model(per_shape, shapes, cus, in_launch=False):
     return max(8, tied[len(tied) // 2]), P
 
 
+WIDE_FIELDS = ('wide_params', 'wide_round', 'wide_split')
+
+
+def keep_wide_form(was, rule):
+    """A rule's wide form (wide_params, wide_round, wide_split) is measured by hand against the
+    rule's own tile (probes 181-188, 208-222 in bench/results/2026-11-27_*): the tuner does not
+    produce one.  A class measured again keeps it where the new rule runs the same tile, and
+    drops it, saying so, where the tile changed and the comparison no longer holds."""
+    if not was or not was.get('wide_params') or rule.get('wide_params'):
+        return
+    if was.get('params') == rule.get('params'):
+        for field in WIDE_FIELDS:
+            if field in was:
+                rule[field] = was[field]
+        kept = ('wide form (%s, wide_round %g) kept from the rule this one replaces, which ran '
+                'the same tile' % (was['wide_params'], was.get('wide_round', 0)))
+        rule['note'] = rule['note'] + '  ' + kept if rule.get('note') else kept
+    else:
+        sys.stderr.write('tune_rules: %s %s M <= %d: the tile changed (%s -> %s), so the wide '
+                         'form %s measured against the old one is dropped\n' %
+                         (rule['purpose'], rule['dtype'], rule['m_max'], was.get('params'),
+                          rule.get('params'), was['wide_params']))
+
+
 def save(out, rules, measured=()):
     """Merges the rules into the database at out: a class measured again replaces its rule,
     or drops it where the default choice won this time (measured: keys of the classes run)."""
@@ -281,6 +307,9 @@ def save(out, rules, measured=()):
     key = lambda r: (r['device'], r.get('driver'), r['purpose'], r['dtype'], r['trans'],
                      r.get('trans_a'), r.get('batch', False), r['m_max'])
     new = {key(r) for r in rules} | set(measured)
+    old = {key(r): r for r in doc.get('rules', [])}
+    for r in rules:
+        keep_wide_form(old.get(key(r)), r)
     doc['rules'] = [r for r in doc.get('rules', []) if key(r) not in new] + rules
     doc.setdefault('entries', [])
     if out:
