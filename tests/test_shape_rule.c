@@ -315,62 +315,47 @@ static void test_shipped_choices(void)
             EXPECT(shape_rule_split(x, 132, 448, 4096, true) == 1);
         }
     }
-    /* The 16-bit wide forms (probes 208-214; on the H200 217-218), bf16 N T: 128-row blocks
-     * of the weight where the M <= 32, 64 and 128 rules' 64-row ones need more rounds of the
-     * SMs (N = 11008, 28672), the swapped 128 x 256 tile for 128 < M <= 512; the rule's own
-     * tile where its blocks fit one round (N = 6144, 256 x 4096) or the wide one needs as
-     * many (384 x 11008: two 256-row tiles of X). */
+    /* The wide forms, N T.  16-bit (probes 208-214; on the H200 217-218): 128-row blocks of
+     * the weight where the M <= 32, 64 and 128 rules' 64-row ones need more rounds of the SMs
+     * (N = 11008, 28672), the swapped 128 x 256 tile for 128 < M <= 512; the rule's own tile
+     * where its blocks fit one round (N = 6144, 256 x 4096) or the wide one needs as many
+     * (384 x 11008: two 256-row tiles of X).  TF32 at 16 < M <= 64 the same way (probes
+     * 220-221), unsplit; at N = 4096 the rule's 64 blocks in 2 slices (0.5 of a round) stay. */
     const struct {
         const char *device;
-        long M, N, own, wide;
-        bool take;
-        const char *form;
-    } w16[] = { { h100, 128, 28672, 448, 224, true, "BM=128,BN=128," },
-                { h100, 128, 6144, 96, 48, false, "BM=128,BN=128," },
-                { h100, 48, 28672, 448, 224, true, "BM=128,BN=64," },
-                { h100, 64, 6144, 96, 48, false, "BM=128,BN=64," },
-                { h100, 32, 11008, 172, 86, true, "BM=128,BN=32," },
-                { h100, 200, 28672, 448, 224, true, "BM=128,BN=256," },
-                { h100, 512, 14336, 448, 224, true, "BM=128,BN=256," },
-                { h100, 384, 11008, 258, 172, false, "BM=128,BN=256," },
-                { h100, 256, 4096, 64, 32, false, "BM=128,BN=256," },
-                { "NVIDIA H200", 128, 11008, 172, 86, true, "BM=128,BN=128," },
-                { "NVIDIA H200", 200, 28672, 448, 224, true, "BM=128,BN=256," },
-                { "NVIDIA H200", 384, 11008, 258, 172, false, "BM=128,BN=256," } };
-    for (size_t i = 0; i < sizeof w16 / sizeof w16[0]; i++) {
-        x = shape_rule_lookup(r, w16[i].device, "", "tensor_core", CLGEMM_BF16, false, true,
-                              false, w16[i].M, w16[i].N);
-        const bool ok = x && strstr(x->wide_params, w16[i].form) &&
-                        shape_rule_wide(x, 132, w16[i].own, 1, 4096, true, w16[i].wide, 1, NULL,
-                                        NULL) == w16[i].take;
-        if (!ok)
-            printf("FAIL 16-bit wide form on %s at %ldx%ldx4096: %s\n", w16[i].device, w16[i].M,
-                   w16[i].N, x ? x->wide_params : "no rule");
-        failures += !ok;
-    }
-    /* TF32 N T at 16 < M <= 64, the same way (probes 220-221): unsplit 128-row blocks at N =
-     * 11008 and 28672; at N = 4096 the rule's 64 blocks in 2 slices (0.5 of a round) stay. */
-    const struct {
-        const char *device;
+        int dtype;
         long M, N, own, split, wide;
         bool take;
         const char *form;
-    } w32[] = { { h100, 48, 28672, 448, 1, 224, true, "BM=128,BN=64," },
-                { h100, 64, 6144, 96, 1, 48, false, "BM=128,BN=64," },
-                { h100, 64, 4096, 64, 2, 32, false, "BM=128,BN=64," },
-                { h100, 32, 11008, 172, 1, 86, true, "BM=128,BN=32," },
-                { "NVIDIA H200", 64, 11008, 172, 1, 86, true, "BM=128,BN=64," },
-                { "NVIDIA H200", 24, 4096, 64, 2, 32, false, "BM=128,BN=32," } };
-    for (size_t i = 0; i < sizeof w32 / sizeof w32[0]; i++) {
-        x = shape_rule_lookup(r, w32[i].device, "", "tensor_core", CLGEMM_F32, false, true, false,
-                              w32[i].M, w32[i].N);
-        const bool ok = x && strstr(x->wide_params, w32[i].form) && !x->wide_split &&
-                        shape_rule_split(x, 132, w32[i].own, 4096, true) == w32[i].split &&
-                        shape_rule_wide(x, 132, w32[i].own, (int)w32[i].split, 4096, true,
-                                        w32[i].wide, 1, NULL, NULL) == w32[i].take;
+    } wide[] = { { h100, CLGEMM_BF16, 128, 28672, 448, 1, 224, true, "BM=128,BN=128," },
+                 { h100, CLGEMM_BF16, 128, 6144, 96, 1, 48, false, "BM=128,BN=128," },
+                 { h100, CLGEMM_BF16, 48, 28672, 448, 1, 224, true, "BM=128,BN=64," },
+                 { h100, CLGEMM_BF16, 64, 6144, 96, 1, 48, false, "BM=128,BN=64," },
+                 { h100, CLGEMM_BF16, 32, 11008, 172, 1, 86, true, "BM=128,BN=32," },
+                 { h100, CLGEMM_BF16, 200, 28672, 448, 1, 224, true, "BM=128,BN=256," },
+                 { h100, CLGEMM_BF16, 512, 14336, 448, 1, 224, true, "BM=128,BN=256," },
+                 { h100, CLGEMM_BF16, 384, 11008, 258, 1, 172, false, "BM=128,BN=256," },
+                 { h100, CLGEMM_BF16, 256, 4096, 64, 1, 32, false, "BM=128,BN=256," },
+                 { "NVIDIA H200", CLGEMM_BF16, 128, 11008, 172, 1, 86, true, "BM=128,BN=128," },
+                 { "NVIDIA H200", CLGEMM_BF16, 200, 28672, 448, 1, 224, true, "BM=128,BN=256," },
+                 { "NVIDIA H200", CLGEMM_BF16, 384, 11008, 258, 1, 172, false, "BM=128,BN=256," },
+                 { h100, CLGEMM_F32, 48, 28672, 448, 1, 224, true, "BM=128,BN=64," },
+                 { h100, CLGEMM_F32, 64, 6144, 96, 1, 48, false, "BM=128,BN=64," },
+                 { h100, CLGEMM_F32, 64, 4096, 64, 2, 32, false, "BM=128,BN=64," },
+                 { h100, CLGEMM_F32, 32, 11008, 172, 1, 86, true, "BM=128,BN=32," },
+                 { "NVIDIA H200", CLGEMM_F32, 64, 11008, 172, 1, 86, true, "BM=128,BN=64," },
+                 { "NVIDIA H200", CLGEMM_F32, 24, 4096, 64, 2, 32, false, "BM=128,BN=32," } };
+    for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++) {
+        x = shape_rule_lookup(r, wide[i].device, "", "tensor_core", wide[i].dtype, false, true,
+                              false, wide[i].M, wide[i].N);
+        const bool ok = x && strstr(x->wide_params, wide[i].form) && !x->wide_split &&
+                        shape_rule_split(x, 132, wide[i].own, 4096, true) == wide[i].split &&
+                        shape_rule_wide(x, 132, wide[i].own, (int)wide[i].split, 4096, true,
+                                        wide[i].wide, 1, NULL, NULL) == wide[i].take;
         if (!ok)
-            printf("FAIL TF32 wide form on %s at %ldx%ldx4096: %s\n", w32[i].device, w32[i].M,
-                   w32[i].N, x ? x->wide_params : "no rule");
+            printf("FAIL wide form (%s data) on %s at %ldx%ldx4096: %s\n",
+                   wide[i].dtype == CLGEMM_F32 ? "fp32" : "bf16", wide[i].device, wide[i].M,
+                   wide[i].N, x ? x->wide_params : "no rule");
         failures += !ok;
     }
     tuning_free(&db);

@@ -7,8 +7,10 @@ shipped in the rules (80, 72; tests/test_shape_rule.c checks the library's side,
 count); a model that weighs nothing (0, 0) misses, so the check can fail.  And save() keeps a
 replaced rule's wide form only where the new rule runs the same tile.
 usage: test_tune_rules.py PATH/TO/tools"""
+import json
 import os
 import sys
+import tempfile
 
 sys.path.insert(0, sys.argv[1] if len(sys.argv) > 1 else
                 os.path.join(os.path.dirname(__file__), '..', 'tools'))
@@ -63,8 +65,6 @@ expect(two == 2 and one == 3, 'an uneven cut costs a two-launch split only (%d a
        'want 2 and 3)' % (two, one))
 # A class measured again keeps its rule's hand-measured wide form where the new rule runs the
 # same tile, and drops it where the tile changed (tune_rules.keep_wide_form).
-import json  # noqa: E402
-import tempfile  # noqa: E402
 base = {'device': 'D', 'driver': '1', 'purpose': 'tensor_core', 'dtype': 'bf16', 'trans': 'any',
         'm_max': 128, 'algorithm': 'wgmma_tma', 'params': 'BM=64,BN=128'}
 with tempfile.TemporaryDirectory() as tmp:
