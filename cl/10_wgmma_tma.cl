@@ -57,6 +57,8 @@
  * (rows M.. and N.., the same maps); a slot holds four boxes and each k8 step issues three
  * wgmmas, small terms first.  The tensor core's additions do not round to nearest, so chains
  * of PROMOTE slices are summed from zero and each finished chain is added to fp32 sums.
+ * With PACKB = 2 the copy brings B's values alone and whoever rounds the slot splits them
+ * there, the residuals into the lo box (mma/tma_round.h): a small M then has no pass at all.
  *
  * Why GM: groups start in launch order, so the resident ones span a few block rows and every
  * block column, all of B, which at large N no longer fits in L2.  Bands of GM block rows,
@@ -186,7 +188,8 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
 #else
     const int b_box_rows = B_BOX_ROWS;
 #endif
-    const uint stage_tx = (uint)(STAGE_BYTES - (B_BOX_ROWS - b_box_rows) * B_BOX_COLS * ELEM);
+    const uint stage_tx = (uint)(STAGE_BYTES - (B_BOX_ROWS - b_box_rows) * B_BOX_COLS * ELEM -
+                                 B_SPLIT_LOCAL * B_BOX); /* no lo box copied: split here */
     const int wg = tid / WGMMA_THREADS; /* from CONSUMERS on: the producer warp, the rounders */
 #if GM > 1
     const int across = get_num_groups(0), down = get_num_groups(1);

@@ -157,10 +157,14 @@ int main(int argc, char **argv)
         { TILE, TILE ",PACKA=2,PACKB=2,ROUNDER=1" },
         { TILE ",SPLITK=2", TILE ",PACKA=3,PACKB=2,ROUNDER=1,SPLITK=2" },
         { WIDE, WIDE ",PACKA=3,SETMAXNREG=1" },
+        { TILE ",SPLIT=1,PACKA=3", TILE ",SPLIT=1,PACKA=3,PACKB=2" },
+        { TILE ",SPLIT=1,PACKA=3,SPLITK=2", TILE ",SPLIT=1,PACKA=3,PACKB=2,ROUNDER=1,SPLITK=2" },
+        { TILE ",SPLIT=1", TILE ",SPLIT=1,PACKB=2" },
     };
     /* quick: rounded in local memory (both), A in registers, the rounding warpgroup with a
-     * split of K, and A in registers with the producer's registers (tensor_core's TF32) */
-    static const size_t quick_pairs[] = { 0, 5, 8, 9 };
+     * split of K, A in registers with the producer's registers (tensor_core's TF32), and
+     * tf32x3's B split in local memory by the rounding warpgroup (against the pre-pass's) */
+    static const size_t quick_pairs[] = { 0, 5, 8, 9, 11 };
     const size_t npairs = full ? sizeof pairs / sizeof pairs[0]
                                : sizeof quick_pairs / sizeof quick_pairs[0];
     for (int nt = full ? 0 : 1; nt <= 1; nt++) {

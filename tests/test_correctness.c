@@ -91,6 +91,9 @@ static const struct {
     { "wgmma_tma:SPLIT=1,PACKA=3,SWAP=1,BM=64,BN=64,WGN=64,BK=16,STAGES=3", F32_ONLY },
     { "wgmma_tma:SPLIT=1,PACKA=3,SETMAXNREG=1,SWAP=1,BM=128,BN=64,WGN=64,BK=16,STAGES=2",
       F32_ONLY },
+    /* ... and B split in local memory by the rounding warpgroup (PACKB 2, no pass) */
+    { "wgmma_tma:SPLIT=1,PACKA=3,PACKB=2,ROUNDER=1,SWAP=1,BM=64,BN=64,WGN=64,BK=16,STAGES=3",
+      F32_ONLY },
 };
 
 /* layouts mode: two awkward sizes (odd everywhere, no dimension a multiple of a tile). */

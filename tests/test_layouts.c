@@ -431,13 +431,17 @@ int main(int argc, char **argv)
     sweep("fp32 as tf32x3 on wgmma_tma, a batch of 3, A strided", t, awkward + 1, 1, tma3, 1, 1,
           MIXED_OPS);
     /* A split in registers (PACKA 3): A read as stored, never through the rounding pass (a
-     * misaligned A, or one at an odd batch stride, is copied aligned first: either pass) */
+     * misaligned A, or one at an odd batch stride, is copied aligned first: either pass); and
+     * swapped with the other operand split in local memory by the rounding warpgroup (PACKB 2,
+     * the small-M rules' form: where that operand cannot be read in place, the pass copies it
+     * exactly and the kernel still splits it) */
     static const char *const tma3r[] = {
-        "wgmma_tma:SPLIT=1,PACKA=3,BM=64,BN=64,WGN=64,BK=16,STAGES=2" };
+        "wgmma_tma:SPLIT=1,PACKA=3,BM=64,BN=64,WGN=64,BK=16,STAGES=2",
+        "wgmma_tma:SPLIT=1,PACKA=3,PACKB=2,ROUNDER=1,SWAP=1,BM=64,BN=64,WGN=64,BK=16,STAGES=2" };
     spec t3 = t;
     t3.packs = 0;
     sweep("fp32 as tf32x3 on wgmma_tma, A split in registers, a batch of 3, A strided", t3,
-          awkward + 1, 1, tma3r, 1, 1, MIXED_OPS);
+          awkward + 1, 1, tma3r, 2, 1, MIXED_OPS);
     /* PERSIST (fewer groups than problems, each running its tile of several; PoCL's two
      * compute units make it one group deep: the ring and the stores carried over) with
      * TSTORE: C stored by the copy engine (tensor-map boxes, clipped at C's edges) where it is

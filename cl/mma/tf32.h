@@ -32,6 +32,20 @@ inline void tf32_round_local(__local float4 *p, const int count, const int id, c
         p[i] = tf32_round4(p[i]);
 }
 
+/* tf32x3's split in local memory: count float4s at p replaced by their tf32 values hi, and
+ * the residuals tf32(x - hi) written lo float4s further on, shared by n work-items (this
+ * one: id).  The pre-pass's arithmetic (mma/tf32_pack.h), so the same bits. */
+inline float4 tf32_lo4(const float4 x, const float4 hi) { return tf32_round4(x - hi); }
+inline void tf32_split_local(__local float4 *p, const int count, const int lo, const int id,
+                             const int n)
+{
+    for (int i = id; i < count; i += n) {
+        const float4 x = p[i], hi = tf32_round4(x);
+        p[i] = hi;
+        p[i + lo] = tf32_lo4(x, hi);
+    }
+}
+
 inline float tf32_truncate(const float x)
 {
     return as_float(as_uint(x) & 0xffffe000u);

@@ -10,7 +10,9 @@
  * wgmma_tma_round_a does the same for A (PACKA = 1); without it the tensor core truncates A.
  *
  * With SPLIT = 1 (tf32x3) each output also holds the residuals lo = tf32(x - hi) of its
- * values, hi = tf32(x), in the rows below them: rows N .. 2N - 1 of B^T, M .. 2M - 1 of A.
+ * values, hi = tf32(x), in the rows below them: rows N .. 2N - 1 of B^T, M .. 2M - 1 of A;
+ * except where the GEMM splits B in local memory (tf32x3 with PACKB 2): then `exact` is 1
+ * and B^T is B's exact transpose or copy, the values that split needs.
  *
  * Both kernels take (rows, cols, source, its offset, its ld, destination, its ld, the
  * source's and the destination's problem strides) in the order of their own loops, and run
@@ -50,7 +52,7 @@ inline void tf32_pack_store4(__global float *dst, const float4 v, const bool ins
 __kernel __attribute__((reqd_work_group_size(16, 16, 1)))
 void wgmma_tma_pack_bt(const int K, const int N, __global const float *restrict B,
                        const int offB, const int ldb, __global float *restrict Bt, const int ldt,
-                       const int strideB, const int strideT)
+                       const int strideB, const int strideT, const int exact)
 {
     B += get_group_id(2) * (size_t)strideB; /* a batch's problem (0 in a 2-D launch) */
     Bt += get_group_id(2) * (size_t)strideT;
@@ -80,11 +82,12 @@ void wgmma_tma_pack_bt(const int K, const int N, __global const float *restrict 
         const int n = n0 + r, k = k0 + 4 * tx;
         const float4 x = (float4)(tile[4 * tx][r], tile[4 * tx + 1][r], tile[4 * tx + 2][r],
                                   tile[4 * tx + 3][r]);
-        const float4 hi = tf32_round4(x);
+        const float4 hi = exact ? x : tf32_round4(x);
         tf32_pack_store4(Bt + (size_t)n * ldt + k, hi, inside, n < N, K - k);
 #if SPLIT /* the residuals, N rows further down */
-        tf32_pack_store4(Bt + (size_t)(N + n) * ldt + k, tf32_round4(x - hi), inside, n < N,
-                         K - k);
+        if (!exact)
+            tf32_pack_store4(Bt + (size_t)(N + n) * ldt + k, tf32_lo4(x, hi), inside, n < N,
+                             K - k);
 #endif
     }
 }
@@ -95,7 +98,7 @@ void wgmma_tma_pack_bt(const int K, const int N, __global const float *restrict 
 __kernel __attribute__((reqd_work_group_size(32, 8, 1)))
 void wgmma_tma_round_a(const int M, const int K, __global const float *restrict A,
                        const int offA, const int lda, __global float *restrict Ar, const int ldr,
-                       const int strideA, const int strideR)
+                       const int strideA, const int strideR, const int exact)
 {
     A += get_group_id(2) * (size_t)strideA;
     Ar += get_group_id(2) * (size_t)strideR;
@@ -115,10 +118,11 @@ void wgmma_tma_round_a(const int M, const int K, __global const float *restrict 
         x.z = k + 2 < K ? src[2] : 0.0f;
         x.w = k + 3 < K ? src[3] : 0.0f;
     }
-    const float4 hi = tf32_round4(x);
+    const float4 hi = exact ? x : tf32_round4(x);
     tf32_pack_store4(dst, hi, inside, true, K - k);
 #if SPLIT /* the residuals, M rows further down */
-    tf32_pack_store4(dst + (size_t)M * ldr, tf32_round4(x - hi), inside, true, K - k);
+    if (!exact)
+        tf32_pack_store4(dst + (size_t)M * ldr, tf32_lo4(x, hi), inside, true, K - k);
 #endif
 }
 

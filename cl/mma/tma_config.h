@@ -185,6 +185,8 @@ typedef ushort elem_t;
 #define A_HALVES (1 + (SPLIT && PACKA != 3))
 #define A_BYTES (A_BOX * A_HALVES)
 #define B_BYTES (B_BOXES * B_BOX * (1 + SPLIT))
+/* tf32x3 with PACKB 2: B's lo box is not copied but made in the slot (mma/tma_round.h) */
+#define B_SPLIT_LOCAL (SPLIT && PACKB == 2)
 #define STAGE_BYTES (A_BYTES + B_BYTES)
 
 #endif

@@ -20,13 +20,20 @@
 #ifndef CLGEMM_TMA_ROUND_H
 #define CLGEMM_TMA_ROUND_H
 
-/* The bytes of a slot to round: A's box, then B's */
+/* The bytes of a slot to round: A's box, then B's.  With B_SPLIT_LOCAL (tf32x3, PACKB 2) B's
+ * values are split instead: hi in place, the residuals into the lo box B_BOX bytes on. */
 #define ROUND_FROM (PACKA == 2 ? 0 : A_BYTES)
-#define ROUND_BYTES ((PACKB == 2 ? STAGE_BYTES : A_BYTES) - ROUND_FROM)
+#define ROUND_BYTES                                                                          \
+    ((B_SPLIT_LOCAL ? A_BYTES + B_BOX : PACKB == 2 ? STAGE_BYTES : A_BYTES) - ROUND_FROM)
 /* The first float4 of slot s to round. */
 #define TMA_ROUND_BASE(s) ((__local float4 *)(wgmma_arena_w_ + (s) * STAGE_BYTES + ROUND_FROM))
 /* Slot s's bytes, shared by the n work-items that round them (id among them). */
+#if B_SPLIT_LOCAL
+#define TMA_ROUND_SLOT_BY(s, id, n)                                                          \
+    tf32_split_local(TMA_ROUND_BASE(s), ROUND_BYTES / 16, B_BOX / 16, id, n)
+#else
 #define TMA_ROUND_SLOT_BY(s, id, n) tf32_round_local(TMA_ROUND_BASE(s), ROUND_BYTES / 16, id, n)
+#endif
 #define TMA_ROUND_SLOT(s, n) TMA_ROUND_SLOT_BY(s, tid, n)
 
 #if ROUNDER
@@ -42,8 +49,13 @@ inline void tma_round_share(__local float4 *p, const int id)
     for (int j = 0; j < ROUND_EACH; ++j)
         v[j] = p[id + j * ROUNDERS];
 #pragma unroll
-    for (int j = 0; j < ROUND_EACH; ++j)
-        p[id + j * ROUNDERS] = tf32_round4(v[j]);
+    for (int j = 0; j < ROUND_EACH; ++j) {
+        const float4 hi = tf32_round4(v[j]);
+        p[id + j * ROUNDERS] = hi;
+#if B_SPLIT_LOCAL
+        p[id + j * ROUNDERS + B_BOX / 16] = tf32_lo4(v[j], hi);
+#endif
+    }
 }
 #define TMA_ROUND_SHARE(s, id) tma_round_share(TMA_ROUND_BASE(s), id)
 #else

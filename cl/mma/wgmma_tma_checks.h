@@ -6,8 +6,8 @@
 #if DTYPE != 0 && DTYPE != 1 && DTYPE != 2
 #error "gemm_wgmma_tma: DTYPE must be 0 (fp32 as TF32), 1 (f16) or 2 (bf16)"
 #endif
-#if SPLIT && (DTYPE != 0 || (PACKA != 1 && PACKA != 3) || PACKB != 1)
-#error "gemm_wgmma_tma: SPLIT (tf32x3) needs DTYPE 0, PACKA 1 (packed) or 3 (split in registers) and PACKB 1"
+#if SPLIT && (DTYPE != 0 || (PACKA != 1 && PACKA != 3))
+#error "gemm_wgmma_tma: SPLIT (tf32x3) needs DTYPE 0, PACKA 1 (packed) or 3 (split in registers)"
 #endif
 #if PACKA < 0 || PACKA > 3 || PACKB < 1 || PACKB > 2 || (DTYPE != 0 && (PACKA != 1 || PACKB != 1))
 #error "gemm_wgmma_tma: PACKA is 0, 1, 2 or 3, PACKB 1 or 2, and only for DTYPE 0 (TF32)"

@@ -78,6 +78,8 @@ typedef struct gemm_plan {
      * a_regs_t: A stored K x M, read M-major in place, where its rows lie on 16 bytes
      * (gemm_plan_reads), so the pre-pass leaves it. */
     bool a_regs, a_regs_t;
+    /* tf32x3 with PACKB=2: the kernel splits B in local memory (cl/mma/tma_round.h). */
+    bool b_split_local;
     cl_kernel pack_bt, round_a;
     struct plan_scratch *scratch; /* their buffers, reused on the same in-order queue */
     /* SPLITK > 1: K in slices, a batched launch over them and a reduction (splitk.c); step

@@ -235,8 +235,12 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
     plan->a_regs = v->prepass == PREPASS_TF32_PACK && packa == 3;
     plan->pack_a = (plan->split && !plan->a_regs) ||
                    (v->prepass == PREPASS_TF32_PACK && packa == 1);
-    plan->pack_b = plan->split || (v->prepass == PREPASS_TF32_PACK &&
-                                   params_get(&plan->params, "PACKB", 1) == 1);
+    const long packb = params_get(&plan->params, "PACKB", 1);
+    /* tf32x3 with PACKB=2 splits B in local memory: B is packed only where the kernel cannot
+     * read it in place, as an exact copy (cl/mma/tf32_pack.h). */
+    plan->b_split_local = plan->split && packb == 2;
+    plan->pack_b = (plan->split && !plan->b_split_local) ||
+                   (v->prepass == PREPASS_TF32_PACK && packb == 1);
     plan->a_regs_t = plan->a_regs && plan->build.trans_a;
     if (!build)
         return PLAN_OK;

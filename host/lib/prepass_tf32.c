@@ -69,8 +69,8 @@ int tf32_prepass_buffers(const gemm_plan *plan, cl_command_queue q, gemm_shape s
  * M, K; pack_bt: K, N), over `planes` problems. */
 static int enqueue_pass(cl_command_queue q, cl_kernel k, int d0, int d1, gemm_operand from,
                         gemm_operand to, int from_stride, int to_stride, size_t planes,
-                        const size_t global2[2], const size_t local2[2], cl_event *ev,
-                        errbuf *e)
+                        const size_t global2[2], const size_t local2[2], int exact,
+                        cl_event *ev, errbuf *e)
 {
     const size_t global[3] = { global2[0], global2[1], planes }, local[3] = { local2[0],
                                                                               local2[1], 1 };
@@ -83,28 +83,30 @@ static int enqueue_pass(cl_command_queue q, cl_kernel k, int d0, int d1, gemm_op
     CL_TRY(e, clSetKernelArg(k, 6, sizeof(int), &to.ld));
     CL_TRY(e, clSetKernelArg(k, 7, sizeof(int), &from_stride));
     CL_TRY(e, clSetKernelArg(k, 8, sizeof(int), &to_stride));
+    CL_TRY(e, clSetKernelArg(k, 9, sizeof(int), &exact));
     CL_TRY(e, clEnqueueNDRangeKernel(q, k, planes > 1 ? 3 : 2, NULL, global, local, 0, NULL, ev));
     return 0;
 fail:
     return -1;
 }
 
-/* A rounding copy (transpose = false) or transpose of the rows x cols matrix `from`. */
+/* A rounding copy (transpose = false) or transpose of the rows x cols matrix `from`; with
+ * exact, the values as they are (B for a kernel that splits it itself, b_split_local). */
 static int pass(const gemm_plan *plan, cl_command_queue q, bool transpose, int rows, int cols,
                 gemm_operand from, gemm_operand to, int from_stride, int to_stride,
-                size_t planes, cl_event *ev, errbuf *e)
+                size_t planes, int exact, cl_event *ev, errbuf *e)
 {
     if (!transpose) {
         const size_t local[2] = { 32, 8 };
         const size_t global[2] = { ceil_div((size_t)cols, 128) * 32,
                                    ceil_div((size_t)rows, 8) * 8 };
         return enqueue_pass(q, plan->round_a, rows, cols, from, to, from_stride, to_stride,
-                            planes, global, local, ev, e);
+                            planes, global, local, exact, ev, e);
     }
     const size_t local[2] = { 16, 16 };
     const size_t global[2] = { ceil_div((size_t)cols, 64) * 16, ceil_div((size_t)rows, 64) * 16 };
     return enqueue_pass(q, plan->pack_bt, rows, cols, from, to, from_stride, to_stride, planes,
-                        global, local, ev, e);
+                        global, local, exact, ev, e);
 }
 
 int tf32_prepass_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
@@ -116,16 +118,17 @@ int tf32_prepass_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s
     const size_t planes_b = batch->stride[1] ? (size_t)batch->count : 1;
     if (packs_a(plan, A, batch)) {
         if ((A.trans ? pass(plan, q, true, s.K, s.M, A, packed_a, batch->stride[0],
-                            kernel_batch->stride[0], planes_a, first, e)
+                            kernel_batch->stride[0], planes_a, 0, first, e)
                      : pass(plan, q, false, s.M, s.K, A, packed_a, batch->stride[0],
-                            kernel_batch->stride[0], planes_a, first, e)) != 0)
+                            kernel_batch->stride[0], planes_a, 0, first, e)) != 0)
             return -1;
         first = NULL;
     }
     if (!packs_b(plan, B, batch))
         return 0;
+    const int exact = plan->b_split_local;
     return B.trans ? pass(plan, q, false, s.N, s.K, B, packed_b, batch->stride[1],
-                          kernel_batch->stride[1], planes_b, first, e)
+                          kernel_batch->stride[1], planes_b, exact, first, e)
                    : pass(plan, q, true, s.K, s.N, B, packed_b, batch->stride[1],
-                          kernel_batch->stride[1], planes_b, first, e);
+                          kernel_batch->stride[1], planes_b, exact, first, e);
 }

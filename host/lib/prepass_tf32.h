@@ -11,7 +11,9 @@
  * stored, one half. */
 static inline int tf32_halves(const gemm_plan *plan, int which)
 {
-    return plan->split && !(which == 0 && plan->a_regs) ? 2 : 1;
+    return plan->split && !(which == 0 && plan->a_regs) && !(which == 1 && plan->b_split_local)
+               ? 2
+               : 1;
 }
 
 /* Sizes the scratch buffers for the call and turns *A and *B into the packed operands the

@@ -83,7 +83,7 @@ static int tma_maps(const gemm_plan *plan, gemm_shape s, gemm_operand A, gemm_op
                           plan->bk);
         /* A problem narrower than the tile copies B in boxes of N rows rounded up to 8, as
          * the kernel expects (b_box_rows, cl/10_wgmma_tma.cl): no rows past the matrix. */
-        const int b_rows = halves_b == 1 && s.N > 0 && s.N < plan->bn
+        const int b_rows = halves_b == 1 && !plan->split && s.N > 0 && s.N < plan->bn
                                ? (s.N + 7) / 8 * 8
                                : plan->bn;
         const tensor_map_shape b =
