@@ -87,7 +87,7 @@
  *            truncates it), 2: as given, rounded in local memory (where the host can),
  *            3: as given, rounded in registers on its way to wgmma (mma/tma_a_regs.h)
  *   PACKB    1 or 2, as for A (no 0: tf32t allows one truncated operand; no 3: B has no
- *            register form)
+ *            register form); with SPLIT, 2 splits B in local memory (mma/tma_round.h)
  *   ROUNDER  with PACKA or PACKB 2, who rounds each slot (mma/tma_round.h): 0 the consumers
  *            on their way to the wgmmas, 1 a warpgroup of its own as the slot lands
  *   SETMAXNREG  1 (BM 128, no ROUNDER): a producer warpgroup hands its registers to the
