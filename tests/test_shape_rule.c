@@ -320,44 +320,71 @@ static void test_shipped_choices(void)
      * (N = 11008, 28672), the swapped 128 x 256 tile for 128 < M <= 512; the rule's own tile
      * where its blocks fit one round (N = 6144, 256 x 4096) or the wide one needs as many
      * (384 x 11008: two 256-row tiles of X).  TF32 at 16 < M <= 64 the same way (probes
-     * 220-221), unsplit; at N = 4096 the rule's 64 blocks in 2 slices (0.5 of a round) stay. */
+     * 220-221), unsplit; at N = 4096 the rule's 64 blocks in 2 slices (0.5 of a round) stay.
+     * tf32x3 at M <= 16 and 16 < M <= 64 (probes 230-232, 234) the same, X split in local
+     * memory (PACKB=2): the forms the rules name must keep that split, checked below. */
+    const char *const tc = "tensor_core", *const x3 = "tensor_core_tf32x3";
     const struct {
-        const char *device;
+        const char *purpose, *device;
         int dtype;
         long M, N, own, split, wide;
         bool take;
         const char *form;
-    } wide[] = { { h100, CLGEMM_BF16, 128, 28672, 448, 1, 224, true, "BM=128,BN=128," },
-                 { h100, CLGEMM_BF16, 128, 6144, 96, 1, 48, false, "BM=128,BN=128," },
-                 { h100, CLGEMM_BF16, 48, 28672, 448, 1, 224, true, "BM=128,BN=64," },
-                 { h100, CLGEMM_BF16, 64, 6144, 96, 1, 48, false, "BM=128,BN=64," },
-                 { h100, CLGEMM_BF16, 32, 11008, 172, 1, 86, true, "BM=128,BN=32," },
-                 { h100, CLGEMM_BF16, 200, 28672, 448, 1, 224, true, "BM=128,BN=256," },
-                 { h100, CLGEMM_BF16, 512, 14336, 448, 1, 224, true, "BM=128,BN=256," },
-                 { h100, CLGEMM_BF16, 384, 11008, 258, 1, 172, false, "BM=128,BN=256," },
-                 { h100, CLGEMM_BF16, 256, 4096, 64, 1, 32, false, "BM=128,BN=256," },
-                 { "NVIDIA H200", CLGEMM_BF16, 128, 11008, 172, 1, 86, true, "BM=128,BN=128," },
-                 { "NVIDIA H200", CLGEMM_BF16, 200, 28672, 448, 1, 224, true, "BM=128,BN=256," },
-                 { "NVIDIA H200", CLGEMM_BF16, 384, 11008, 258, 1, 172, false, "BM=128,BN=256," },
-                 { h100, CLGEMM_F32, 48, 28672, 448, 1, 224, true, "BM=128,BN=64," },
-                 { h100, CLGEMM_F32, 64, 6144, 96, 1, 48, false, "BM=128,BN=64," },
-                 { h100, CLGEMM_F32, 64, 4096, 64, 2, 32, false, "BM=128,BN=64," },
-                 { h100, CLGEMM_F32, 32, 11008, 172, 1, 86, true, "BM=128,BN=32," },
-                 { "NVIDIA H200", CLGEMM_F32, 64, 11008, 172, 1, 86, true, "BM=128,BN=64," },
-                 { "NVIDIA H200", CLGEMM_F32, 24, 4096, 64, 2, 32, false, "BM=128,BN=32," } };
+    } wide[] = { { tc, h100, CLGEMM_BF16, 128, 28672, 448, 1, 224, true, "BM=128,BN=128," },
+                 { tc, h100, CLGEMM_BF16, 128, 6144, 96, 1, 48, false, "BM=128,BN=128," },
+                 { tc, h100, CLGEMM_BF16, 48, 28672, 448, 1, 224, true, "BM=128,BN=64," },
+                 { tc, h100, CLGEMM_BF16, 64, 6144, 96, 1, 48, false, "BM=128,BN=64," },
+                 { tc, h100, CLGEMM_BF16, 32, 11008, 172, 1, 86, true, "BM=128,BN=32," },
+                 { tc, h100, CLGEMM_BF16, 200, 28672, 448, 1, 224, true, "BM=128,BN=256," },
+                 { tc, h100, CLGEMM_BF16, 512, 14336, 448, 1, 224, true, "BM=128,BN=256," },
+                 { tc, h100, CLGEMM_BF16, 384, 11008, 258, 1, 172, false, "BM=128,BN=256," },
+                 { tc, h100, CLGEMM_BF16, 256, 4096, 64, 1, 32, false, "BM=128,BN=256," },
+                 { tc, "NVIDIA H200", CLGEMM_BF16, 128, 11008, 172, 1, 86, true, "BM=128,BN=128," },
+                 { tc, "NVIDIA H200", CLGEMM_BF16, 200, 28672, 448, 1, 224, true, "BM=128,BN=256," },
+                 { tc, "NVIDIA H200", CLGEMM_BF16, 384, 11008, 258, 1, 172, false, "BM=128,BN=256," },
+                 { tc, h100, CLGEMM_F32, 48, 28672, 448, 1, 224, true, "BM=128,BN=64," },
+                 { tc, h100, CLGEMM_F32, 64, 6144, 96, 1, 48, false, "BM=128,BN=64," },
+                 { tc, h100, CLGEMM_F32, 64, 4096, 64, 2, 32, false, "BM=128,BN=64," },
+                 { tc, h100, CLGEMM_F32, 32, 11008, 172, 1, 86, true, "BM=128,BN=32," },
+                 { tc, "NVIDIA H200", CLGEMM_F32, 64, 11008, 172, 1, 86, true, "BM=128,BN=64," },
+                 { tc, "NVIDIA H200", CLGEMM_F32, 24, 4096, 64, 2, 32, false, "BM=128,BN=32," },
+                 { x3, h100, CLGEMM_F32, 16, 28672, 448, 1, 224, true, "BM=128,BN=16," },
+                 { x3, h100, CLGEMM_F32, 16, 11008, 172, 1, 86, true, "BM=128,BN=16," },
+                 { x3, h100, CLGEMM_F32, 16, 4096, 64, 2, 32, false, "BM=128,BN=16," },
+                 { x3, h100, CLGEMM_F32, 4, 6144, 96, 1, 48, false, "BM=128,BN=16," },
+                 { x3, "NVIDIA H200", CLGEMM_F32, 12, 28672, 448, 1, 224, true, "BM=128,BN=16," },
+                 { x3, h100, CLGEMM_F32, 32, 11008, 172, 1, 86, true, "BM=128,BN=32," },
+                 { x3, h100, CLGEMM_F32, 24, 4096, 64, 2, 32, false, "BM=128,BN=32," },
+                 { x3, h100, CLGEMM_F32, 48, 28672, 448, 1, 224, true, "BM=128,BN=64," },
+                 { x3, h100, CLGEMM_F32, 64, 6144, 96, 1, 48, false, "BM=128,BN=64," } };
     for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++) {
-        x = shape_rule_lookup(r, wide[i].device, "", "tensor_core", wide[i].dtype, false, true,
+        x = shape_rule_lookup(r, wide[i].device, "", wide[i].purpose, wide[i].dtype, false, true,
                               false, wide[i].M, wide[i].N);
         const bool ok = x && strstr(x->wide_params, wide[i].form) && !x->wide_split &&
                         shape_rule_split(x, 132, wide[i].own, 4096, true) == wide[i].split &&
                         shape_rule_wide(x, 132, wide[i].own, (int)wide[i].split, 4096, true,
                                         wide[i].wide, 1, NULL, NULL) == wide[i].take;
         if (!ok)
-            printf("FAIL wide form (%s data) on %s at %ldx%ldx4096: %s\n",
+            printf("FAIL wide form (%s, %s data) on %s at %ldx%ldx4096: %s\n", wide[i].purpose,
                    wide[i].dtype == CLGEMM_F32 ? "fp32" : "bf16", wide[i].device, wide[i].M,
                    wide[i].N, x ? x->wide_params : "no rule");
         failures += !ok;
     }
+    /* tf32x3 splits X in local memory from M = 2 up (step 11's M <= 4 rule is gone): to 16 on
+     * both GPUs, to 64 on the H100; every such form keeps PACKB=2, and M = 1 stays step 11's. */
+    const char *const gpus[] = { h100, "NVIDIA H200" };
+    for (int g = 0; g < 2; g++)
+        for (long m = 1; m <= 64; m = m < 4 ? m + 1 : m * 2) {
+            x = shape_rule_lookup(r, gpus[g], "", x3, CLGEMM_F32, false, true, false, m, 4096);
+            const bool in_place = g == 0 || m <= 16;
+            const bool ok = x && (m == 1 ? strcmp(x->algorithm, "skinny") == 0
+                                         : !in_place || (strstr(x->params, "PACKB=2") &&
+                                                         strstr(x->wide_params, "PACKB=2")));
+            if (!ok)
+                printf("FAIL tf32x3 N T at %ldx4096x4096 on %s: %s\n", m, gpus[g],
+                       x ? x->params : "no rule");
+            failures += !ok;
+        }
     tuning_free(&db);
 }
 
