@@ -356,7 +356,9 @@ static void test_shipped_choices(void)
                  { x3, h100, CLGEMM_F32, 32, 11008, 172, 1, 86, true, "BM=128,BN=32," },
                  { x3, h100, CLGEMM_F32, 24, 4096, 64, 2, 32, false, "BM=128,BN=32," },
                  { x3, h100, CLGEMM_F32, 48, 28672, 448, 1, 224, true, "BM=128,BN=64," },
-                 { x3, h100, CLGEMM_F32, 64, 6144, 96, 1, 48, false, "BM=128,BN=64," } };
+                 { x3, h100, CLGEMM_F32, 64, 6144, 96, 1, 48, false, "BM=128,BN=64," },
+                 { x3, "NVIDIA H200", CLGEMM_F32, 32, 28672, 448, 1, 224, true, "BM=128,BN=32," },
+                 { x3, "NVIDIA H200", CLGEMM_F32, 64, 4096, 64, 2, 32, false, "BM=128,BN=64," } };
     for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++) {
         x = shape_rule_lookup(r, wide[i].device, "", wide[i].purpose, wide[i].dtype, false, true,
                               false, wide[i].M, wide[i].N);
@@ -370,16 +372,15 @@ static void test_shipped_choices(void)
                    wide[i].N, x ? x->wide_params : "no rule");
         failures += !ok;
     }
-    /* tf32x3 splits X in local memory from M = 2 up (step 11's M <= 4 rule is gone): to 16 on
-     * both GPUs, to 64 on the H100; every such form keeps PACKB=2, and M = 1 stays step 11's. */
+    /* tf32x3 splits X in local memory from M = 2 to 64 (step 11's M <= 4 rule is gone), on both
+     * GPUs: every such form keeps PACKB=2, and M = 1 stays step 11's. */
     const char *const gpus[] = { h100, "NVIDIA H200" };
     for (int g = 0; g < 2; g++)
         for (long m = 1; m <= 64; m = m < 4 ? m + 1 : m * 2) {
             x = shape_rule_lookup(r, gpus[g], "", x3, CLGEMM_F32, false, true, false, m, 4096);
-            const bool in_place = g == 0 || m <= 16;
             const bool ok = x && (m == 1 ? strcmp(x->algorithm, "skinny") == 0
-                                         : !in_place || (strstr(x->params, "PACKB=2") &&
-                                                         strstr(x->wide_params, "PACKB=2")));
+                                         : strstr(x->params, "PACKB=2") &&
+                                               strstr(x->wide_params, "PACKB=2"));
             if (!ok)
                 printf("FAIL tf32x3 N T at %ldx4096x4096 on %s: %s\n", m, gpus[g],
                        x ? x->params : "no rule");
