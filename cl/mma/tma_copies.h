@@ -4,9 +4,8 @@
 #define CLGEMM_TMA_COPIES_H
 
 /* The copies of slice i into the slot at byte address dst: A's box, with SPLIT A's and B^T's
- * lo boxes (rows M.. of packed A, unless PACKA 3 splits A in registers; N.. of packed B^T, unless
- * PACKB 2 splits B in the slot),
- * then B's boxes.  The copy engine's own, or each work-item's share of them in the emulation
+ * lo boxes (rows M.. of packed A, unless PACKA 3 splits A in registers; N.. of packed B^T,
+ * unless PACKB 2 splits B in the slot), then B's boxes.  The copy engine's own, or each work-item's share of them in the emulation
  * (which reads A and B directly). */
 #if !CLGEMM_EMULATE_TMA && GEMM_BATCHED
 /* A batch: 3-D maps, the problem (the kernel's prob) the third coordinate (0 in a shared
@@ -24,8 +23,8 @@
                     ELEM, (uint)(A_BOX_COLS * ELEM), tid, TMA_THREADS)
 #define COPY_B(dst, x, y)                                                                    \
     tma_emu_load_2d(wgmma_arena_w_, dst, (__global const uchar *)(B + offB), ldb,            \
-                    B_MN ? K : N * (1 + SPLIT - B_SPLIT_LOCAL), B_MN ? N : K, x, y, b_box_rows, B_BOX_COLS,  \
-                    ELEM, (uint)(B_BOX_COLS * ELEM), tid, TMA_THREADS)
+                    B_MN ? K : N * (1 + SPLIT - B_SPLIT_LOCAL), B_MN ? N : K, x, y,           \
+                    b_box_rows, B_BOX_COLS, ELEM, (uint)(B_BOX_COLS * ELEM), tid, TMA_THREADS)
 #endif
 #define TMA_COPY_SLICE(i, dst)                                                               \
     do {                                                                                     \

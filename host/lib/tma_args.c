@@ -82,8 +82,10 @@ static int tma_maps(const gemm_plan *plan, gemm_shape s, gemm_operand A, gemm_op
                 : k_major(elem, halves_a * (uint64_t)s.M, (uint64_t)s.K, A.ld, plan->bm,
                           plan->bk);
         /* A problem narrower than the tile copies B in boxes of N rows rounded up to 8, as
-         * the kernel expects (b_box_rows, cl/10_wgmma_tma.cl): no rows past the matrix. */
-        const int b_rows = halves_b == 1 && !plan->split && s.N > 0 && s.N < plan->bn
+         * the kernel expects (b_box_rows, cl/10_wgmma_tma.cl): no rows past the matrix.  A
+         * tf32x3 build narrows no box (its B_NARROWS), whether B's residuals are copied or
+         * made in the slot. */
+        const int b_rows = !plan->split && s.N > 0 && s.N < plan->bn
                                ? (s.N + 7) / 8 * 8
                                : plan->bn;
         const tensor_map_shape b =
