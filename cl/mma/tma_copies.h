@@ -5,8 +5,8 @@
 
 /* The copies of slice i into the slot at byte address dst: A's box, with SPLIT A's and B^T's
  * lo boxes (rows M.. of packed A, unless PACKA 3 splits A in registers; N.. of packed B^T,
- * unless PACKB 2 splits B in the slot), then B's boxes.  The copy engine's own, or each work-item's share of them in the emulation
- * (which reads A and B directly). */
+ * unless PACKB 2 splits B in the slot), then B's boxes.  The copy engine's own, or each
+ * work-item's share of them in the emulation (which reads A and B directly). */
 #if !CLGEMM_EMULATE_TMA && GEMM_BATCHED
 /* A batch: 3-D maps, the problem (the kernel's prob) the third coordinate (0 in a shared
  * operand's one-deep map) */
