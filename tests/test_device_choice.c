@@ -1,24 +1,11 @@
 /* Unit tests of what runs where, without a device: --device spec resolution over a fake
  * list of platforms, and which variant each algorithm name picks on a described device. */
-#include <math.h>
-#include <stdarg.h>
-#include <ctype.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cache.h"
-#include "kernel_sources.h"
-#include "tuning.h"
-#include "check.h"
-#include "cli.h"
-#include "device.h"
-#include "dtype.h"
 #include "gemm.h"
-#include "matrix.h"
-#include "params.h"
-#include "program.h"
-#include "registry.h"
 #include "expect.h"
 
 static device_info fake(unsigned p, unsigned d, cl_device_type type, const char *plat,

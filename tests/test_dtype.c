@@ -1,23 +1,12 @@
 /* Unit tests of the 16-bit formats: f16 and bf16 conversions bit for bit, rounding to
  * nearest even, against the hardware's float. */
+
 #include <math.h>
-#include <stdarg.h>
-#include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "cache.h"
-#include "kernel_sources.h"
-#include "tuning.h"
-#include "check.h"
-#include "cli.h"
-#include "device.h"
 #include "dtype.h"
-#include "gemm.h"
-#include "matrix.h"
-#include "params.h"
-#include "program.h"
 #include "registry.h"
 #include "expect.h"
 

@@ -1,23 +1,12 @@
 /* Unit tests of the error metric and its tolerances: a single wrong entry, NaN, honest fp32
  * rounding, every operand layout, and the bounds of each precision. */
+
 #include <math.h>
-#include <stdarg.h>
-#include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "cache.h"
-#include "kernel_sources.h"
-#include "tuning.h"
 #include "check.h"
-#include "cli.h"
-#include "device.h"
-#include "dtype.h"
-#include "gemm.h"
-#include "matrix.h"
-#include "params.h"
-#include "program.h"
 #include "registry.h"
 #include "expect.h"
 

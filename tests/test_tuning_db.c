@@ -1,8 +1,6 @@
 /* Unit tests of what the library reads from disk: the program cache's entries (every
  * damage refused) and the tuning database (lookup, and every shipped file parses). */
-#include <math.h>
-#include <stdarg.h>
-#include <ctype.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,14 +8,6 @@
 #include "cache.h"
 #include "kernel_sources.h"
 #include "tuning.h"
-#include "check.h"
-#include "cli.h"
-#include "device.h"
-#include "dtype.h"
-#include "gemm.h"
-#include "matrix.h"
-#include "params.h"
-#include "program.h"
 #include "registry.h"
 #include "expect.h"
 

@@ -1,21 +1,14 @@
 /* Unit tests of the CLI's and the library's parsing: --size, the flags, tile parameters,
  * --dtype, and the registry's names and parameter keys; bad forms refused with one line. */
-#include <math.h>
+
 #include <stdarg.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cache.h"
 #include "kernel_sources.h"
-#include "tuning.h"
-#include "check.h"
 #include "cli.h"
-#include "device.h"
-#include "dtype.h"
-#include "gemm.h"
-#include "matrix.h"
 #include "params.h"
 #include "program.h"
 #include "registry.h"
