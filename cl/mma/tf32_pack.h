@@ -18,8 +18,9 @@
  * source's and the destination's problem strides, exact) in the order of their own loops,
  * and run a strided batch with the problem in dimension 2 of the NDRange.  They read the
  * source at any offset and leading dimension (float4 loads where both are multiples of 4,
- * single values otherwise), so that no operand needs a layout pass first; the destination's ld must be a multiple of 4 (the host rounds K up to 4
- * values, 16 bytes, as the tensor maps need).  Needs SPLIT defined. */
+ * single values otherwise), so that no operand needs a layout pass first; the destination's
+ * ld must be a multiple of 4 (the host rounds K up to 4 values, 16 bytes, as the tensor maps
+ * need).  Needs SPLIT defined. */
 #ifndef CLGEMM_TF32_PACK_H
 #define CLGEMM_TF32_PACK_H
 
