@@ -1,5 +1,5 @@
-/* Unit tests of the 16-bit formats: f16 and bf16 conversions bit for bit, rounding to
- * nearest even, against the hardware's float. */
+/* Unit tests of the 16-bit formats: every f16 and bf16 pattern decoded against the format's
+ * definition and round-tripped bit for bit, and floats rounded to nearest even. */
 
 #include <math.h>
 #include <stdint.h>
