@@ -63,13 +63,21 @@ static const char *const doc =
     "  \"m_max\": 256, \"algorithm\": \"wgmma_tma\", \"params\": \"\", \"wide_params\": \"SWAP=1\"},\n"
     " {\"device\": \"GPU U\", \"purpose\": \"tensor_core\", \"dtype\": \"f32\", \"trans\": \"any\",\n"
     "  \"m_max\": 200, \"algorithm\": \"wgmma_tma\", \"params\": \"\", \"wide_split\": true},\n"
+    " {\"device\": \"GPU V\", \"purpose\": \"tensor_core\", \"dtype\": \"bf16\", \"trans\": \"NT\",\n"
+    "  \"m_max\": 16, \"algorithm\": \"wgmma_tma\", \"params\": \"STAGES=16\",\n"
+    "  \"wide_params\": \"STAGES=8\", \"wide_round\": 0.97, \"wide_min_per_cu\": 0.55},\n"
+    " {\"device\": \"GPU V\", \"purpose\": \"tensor_core\", \"dtype\": \"bf16\", \"trans\": \"NT\",\n"
+    "  \"m_max\": 32, \"algorithm\": \"wgmma_tma\", \"params\": \"\", \"wide_min_per_cu\": 0.5},\n"
+    " {\"device\": \"GPU V\", \"purpose\": \"tensor_core\", \"dtype\": \"bf16\", \"trans\": \"NT\",\n"
+    "  \"m_max\": 64, \"algorithm\": \"wgmma_tma\", \"params\": \"\", \"wide_params\": \"STAGES=8\",\n"
+    "  \"wide_round\": 0.97, \"wide_min_per_cu\": -1},\n"
     " 7]}";
 
 static void test_parse_and_lookup(void)
 {
     tuning_db db = { 0 };
     EXPECT(tuning_parse(&db, doc, strlen(doc), 0) == 0); /* no entries ... */
-    EXPECT(db.rules.count == 11);                        /* ... eleven good rules of 21 */
+    EXPECT(db.rules.count == 12);                        /* ... twelve good rules of 24 */
     const shape_rules *r = &db.rules;
     const shape_rule *x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, true, false, 1, 4096);
     EXPECT(x && x->m_max == 1); /* the tightest class */
@@ -131,6 +139,17 @@ static void test_parse_and_lookup(void)
     EXPECT(shape_rule_split(x, 132, 40, 4000, false) == 2);
     /* split_slice_k 48: the fewest rounds of blocks per CU for the work, each slice costing
      * 48 values of K (probe35's ten shapes on the H100 chose as this does). */
+    /* A wide form that pays only once the SMs are mostly busy ("wide_min_per_cu"): the same
+     * tile with a shallower ring, taken from 0.55 blocks per CU (80 of 132: bf16 16 x 5120),
+     * not at 64 (16 x 4096 x 14336 lost 6.5% with it, probe257); malformed: the field without
+     * a wide form, or below zero. */
+    x = shape_rule_lookup(r, "GPU V", "", "tensor_core", CLGEMM_BF16, false, true, false, 16, 4096);
+    EXPECT(x && x->m_max == 16 && x->wide_min_per_cu == 0.55);
+    EXPECT(x && shape_rule_wide(x, 132, 96, 1, 4096, true, 96, 1, NULL, NULL));
+    EXPECT(x && shape_rule_wide(x, 132, 80, 1, 14336, true, 80, 1, NULL, NULL));
+    EXPECT(x && !shape_rule_wide(x, 132, 64, 1, 14336, true, 64, 1, NULL, NULL));
+    x = shape_rule_lookup(r, "GPU V", "", "tensor_core", CLGEMM_BF16, false, true, false, 17, 4096);
+    EXPECT(!x); /* neither malformed rule was kept */
     x = shape_rule_lookup(r, "GPU Z", "", "auto", CLGEMM_F32, false, true, false, 16, 4096);
     EXPECT(x && x->m_max == 128 && x->split_slice_k == 48); /* the malformed M <= 16 skipped */
     EXPECT(shape_rule_split(x, 132, 32, 4096, false) == 4);   /* 128 blocks: one round */
@@ -177,6 +196,17 @@ static void test_parse_and_lookup(void)
     EXPECT(!shape_rule_wide(x, 132, 128, 1, 4096, true, 64, 1, NULL, NULL)); /* 512 x 4096 */
     EXPECT(!shape_rule_wide(x, 132, 120, 1, 5120, true, 80, 1, NULL, NULL)); /* 300 x 5120 */
     EXPECT(!shape_rule_wide(x, 132, 64, 2, 4096, true, 32, 1, NULL, NULL));  /* 256 x 4096 */
+    /* A wide form that pays only once the SMs are mostly busy ("wide_min_per_cu"): the same
+     * tile with a shallower ring, taken from 0.55 blocks per CU (80 of 132: bf16 16 x 5120),
+     * not at 64 (16 x 4096 x 14336 lost 6.5% with it, probe257); malformed: the field without
+     * a wide form, or below zero. */
+    x = shape_rule_lookup(r, "GPU V", "", "tensor_core", CLGEMM_BF16, false, true, false, 16, 4096);
+    EXPECT(x && x->m_max == 16 && x->wide_min_per_cu == 0.55);
+    EXPECT(x && shape_rule_wide(x, 132, 96, 1, 4096, true, 96, 1, NULL, NULL));
+    EXPECT(x && shape_rule_wide(x, 132, 80, 1, 14336, true, 80, 1, NULL, NULL));
+    EXPECT(x && !shape_rule_wide(x, 132, 64, 1, 14336, true, 64, 1, NULL, NULL));
+    x = shape_rule_lookup(r, "GPU V", "", "tensor_core", CLGEMM_BF16, false, true, false, 17, 4096);
+    EXPECT(!x); /* neither malformed rule was kept */
     x = shape_rule_lookup(r, "GPU Z", "", "auto", CLGEMM_F32, false, true, false, 16, 4096);
     EXPECT(x && !x->wide_params[0] && !shape_rule_wide(x, 132, 672, 1, 4096, true, 1, 1, NULL, NULL));
     /* A's layout, where a rule names it ("trans_a"): a batch with A stored K x M takes the
@@ -322,7 +352,8 @@ static void test_shipped_choices(void)
      * (384 x 11008: two 256-row tiles of X).  TF32 at 16 < M <= 64 the same way (probes
      * 220-221), unsplit; at N = 4096 the rule's 64 blocks in 2 slices (0.5 of a round) stay.
      * tf32x3 at M <= 16 and 16 < M <= 64 (probes 230-232, 234) the same, X split in local
-     * memory (PACKB=2): the forms the rules name must keep that split, checked below. */
+     * memory (PACKB=2): the forms the rules name must keep that split, checked below.  16-bit
+     * M <= 16: the same tile with 8 slots once N gives 80 blocks or more (probe257). */
     const char *const tc = "tensor_core", *const x3 = "tensor_core_tf32x3";
     const struct {
         const char *purpose, *device;
@@ -339,6 +370,9 @@ static void test_shipped_choices(void)
                  { tc, h100, CLGEMM_BF16, 512, 14336, 448, 1, 224, true, "BM=128,BN=256," },
                  { tc, h100, CLGEMM_BF16, 384, 11008, 258, 1, 172, false, "BM=128,BN=256," },
                  { tc, h100, CLGEMM_BF16, 256, 4096, 64, 1, 32, false, "BM=128,BN=256," },
+                 { tc, h100, CLGEMM_BF16, 16, 6144, 96, 1, 96, true, "BN=16,WGN=16,STAGES=8," },
+                 { tc, h100, CLGEMM_F16, 16, 28672, 448, 1, 448, true, "BN=16,WGN=16,STAGES=8," },
+                 { tc, h100, CLGEMM_BF16, 16, 4096, 64, 1, 64, false, "BN=16,WGN=16,STAGES=8," },
                  { tc, "NVIDIA H200", CLGEMM_BF16, 128, 11008, 172, 1, 86, true, "BM=128,BN=128," },
                  { tc, "NVIDIA H200", CLGEMM_BF16, 200, 28672, 448, 1, 224, true, "BM=128,BN=256," },
                  { tc, "NVIDIA H200", CLGEMM_BF16, 384, 11008, 258, 1, 172, false, "BM=128,BN=256," },
@@ -368,7 +402,7 @@ static void test_shipped_choices(void)
                                         wide[i].wide, 1, NULL, NULL) == wide[i].take;
         if (!ok)
             printf("FAIL wide form (%s, %s data) on %s at %ldx%ldx4096: %s\n", wide[i].purpose,
-                   wide[i].dtype == CLGEMM_F32 ? "fp32" : "bf16", wide[i].device, wide[i].M,
+                   clgemm_dtype_name((clgemm_dtype)wide[i].dtype), wide[i].device, wide[i].M,
                    wide[i].N, x ? x->wide_params : "no rule");
         failures += !ok;
     }

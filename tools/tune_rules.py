@@ -269,12 +269,13 @@ def fit_split_model(per_shape, shapes, cus, in_launch=False):
     return max(8, tied[len(tied) // 2]), P
 
 
-WIDE_FIELDS = ('wide_params', 'wide_round', 'wide_split')
+WIDE_FIELDS = ('wide_params', 'wide_round', 'wide_split', 'wide_min_per_cu')
 
 
 def keep_wide_form(was, rule):
-    """A rule's wide form (wide_params, wide_round, wide_split) is measured by hand against the
-    rule's own tile (probes 181-188, 208-222 in bench/results/2026-11-27_*): the tuner does not
+    """A rule's wide form (wide_params, wide_round, wide_split, wide_min_per_cu) is measured by
+    hand against the rule's own tile (probes 181-188, 208-222 in bench/results/2026-11-27_*,
+    probes 257-258 in 2026-11-28_nvidia-h100): the tuner does not
     produce one.  A class measured again keeps it where the new rule runs the same tile, and
     drops it, saying so, where the tile changed and the comparison no longer holds."""
     if not was or not was.get('wide_params') or rule.get('wide_params'):

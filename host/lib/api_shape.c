@@ -247,9 +247,12 @@ size_t clgemm_shape_rules(clgemm_context *ctx, char *out, size_t size)
             snprintf(split, sizeof split, ", K split below %.2f blocks per CU", r->split_per_cu);
         if (*r->measured)
             snprintf(measured, sizeof measured, " (measured at %s)", r->measured);
+        char busy[48] = "";
+        if (r->wide_min_per_cu > 0)
+            snprintf(busy, sizeof busy, " from %.2f blocks per CU", r->wide_min_per_cu);
         if (r->wide_params[0])
-            snprintf(wide, sizeof wide, ", or %.160s%s where cheaper", r->wide_params,
-                     r->wide_split ? " split alike" : " unsplit");
+            snprintf(wide, sizeof wide, ", or %.140s%s where cheaper%s", r->wide_params,
+                     r->wide_split ? " split alike" : " unsplit", busy);
         const int n = snprintf(line, sizeof line, "%-18s %-4s %-3s %s <= %-5ld -> %s%s%s%s%s%s\n",
                                r->purpose, clgemm_dtype_name((clgemm_dtype)r->dtype),
                                r->trans < 0 ? "any" : r->trans ? "NT" : "NN",

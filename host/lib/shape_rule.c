@@ -63,6 +63,10 @@ static bool read_rule(const json_object *o, shape_rule *r)
             return false;
         r->wide_split = json_object_get_boolean(v);
     }
+    if (json_object_object_get_ex(o, "wide_min_per_cu", &v) &&
+        (!r->wide_params[0] || !get_number(o, "wide_min_per_cu", &r->wide_min_per_cu) ||
+         !(r->wide_min_per_cu >= 0 && r->wide_min_per_cu <= 1e3)))
+        return false;
     if (json_object_object_get_ex(o, "trans_a", &v) &&
         !get_string(o, "trans_a", trans_a, sizeof trans_a))
         return false;
@@ -260,8 +264,9 @@ bool shape_rule_wide(const shape_rule *r, unsigned compute_units, long tiles, in
                      bool uneven, long wide_tiles, int wide_split, double *own, double *wide)
 {
     const double mine = shape_rule_split_cost(r, compute_units, tiles, K, split, uneven);
+    const bool busy_enough = (double)wide_tiles >= r->wide_min_per_cu * (double)compute_units;
     const double theirs =
-        r->wide_params[0]
+        r->wide_params[0] && busy_enough
             ? shape_rule_split_cost(r, compute_units, wide_tiles, K, wide_split, uneven) *
                   r->wide_round
             : INFINITY;

@@ -33,7 +33,10 @@
  * own ("wide_params": parameters of the same step, "wide_round": W): a call runs it (unsplit,
  * or split by the rule's model with "wide_split": true) where its cost, W times what the
  * model charges its blocks, is below the rule's tile's at the split it chose
- * (shape_rule_wide).  A rule with "batch": true is for strided batches alone
+ * (shape_rule_wide); with "wide_min_per_cu": F, only where the wide form has at least F blocks
+ * per compute unit (a form that pays only once the SMs are mostly busy: the 16-bit M <= 16
+ * tile's shallower ring, which loses where 64 blocks stream a long K on 132 SMs and wins from
+ * 80).  A rule with "batch": true is for strided batches alone
  * (clgemm_gemm_desc.batch > 1), and never splits. */
 #ifndef CLGEMM_SHAPE_RULE_H
 #define CLGEMM_SHAPE_RULE_H
@@ -57,6 +60,7 @@ typedef struct shape_rule {
     char wide_params[160]; /* "": none; else a wider tile's form (see shape_rule_wide) */
     double wide_round;  /* with wide_params: its round's cost in the rule's unsplit rounds */
     bool wide_split;    /* the wide form splits K as the rule does ("wide_split": true) */
+    double wide_min_per_cu; /* > 0: the wide form only from this many of its blocks per CU */
     bool batch;         /* a class of strided batches ("batch": true): M, N of each problem */
     int source;         /* 0 user file, 1 shipped */
 } shape_rule;
