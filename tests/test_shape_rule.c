@@ -139,17 +139,6 @@ static void test_parse_and_lookup(void)
     EXPECT(shape_rule_split(x, 132, 40, 4000, false) == 2);
     /* split_slice_k 48: the fewest rounds of blocks per CU for the work, each slice costing
      * 48 values of K (probe35's ten shapes on the H100 chose as this does). */
-    /* A wide form that pays only once the SMs are mostly busy ("wide_min_per_cu"): the same
-     * tile with a shallower ring, taken from 0.55 blocks per CU (80 of 132: bf16 16 x 5120),
-     * not at 64 (16 x 4096 x 14336 lost 6.5% with it, probe257); malformed: the field without
-     * a wide form, or below zero. */
-    x = shape_rule_lookup(r, "GPU V", "", "tensor_core", CLGEMM_BF16, false, true, false, 16, 4096);
-    EXPECT(x && x->m_max == 16 && x->wide_min_per_cu == 0.55);
-    EXPECT(x && shape_rule_wide(x, 132, 96, 1, 4096, true, 96, 1, NULL, NULL));
-    EXPECT(x && shape_rule_wide(x, 132, 80, 1, 14336, true, 80, 1, NULL, NULL));
-    EXPECT(x && !shape_rule_wide(x, 132, 64, 1, 14336, true, 64, 1, NULL, NULL));
-    x = shape_rule_lookup(r, "GPU V", "", "tensor_core", CLGEMM_BF16, false, true, false, 17, 4096);
-    EXPECT(!x); /* neither malformed rule was kept */
     x = shape_rule_lookup(r, "GPU Z", "", "auto", CLGEMM_F32, false, true, false, 16, 4096);
     EXPECT(x && x->m_max == 128 && x->split_slice_k == 48); /* the malformed M <= 16 skipped */
     EXPECT(shape_rule_split(x, 132, 32, 4096, false) == 4);   /* 128 blocks: one round */
