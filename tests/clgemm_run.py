@@ -1,4 +1,5 @@
-"""Running the clgemm binary from the Python tests (test_cli.py, test_cli_batch_rule.py)."""
+"""Running the clgemm binary from the Python tests (cli_common.py for the test_cli*.py scripts,
+test_cli_batch_rule.py)."""
 import os
 import subprocess
 

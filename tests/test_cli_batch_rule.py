@@ -5,7 +5,7 @@ single GEMM of the same shape (step 10 emulated on PoCL); and where the tightest
 cannot run a batch in one launch (step 8 reads no transposed operand), the next looser class's
 rule runs it, not the purpose's defaults.  In the slow suite: its two cold
 builds of the emulated kernel cost a minute of CPU that the quick suite has no room for;
-test_cli.py checks the same rule mechanism for `auto` there.
+test_cli_tuning.py checks the same rule mechanism for `auto` there.
 usage: test_cli_batch_rule.py PATH/TO/clgemm"""
 import json
 import os
