@@ -131,6 +131,16 @@ with tempfile.TemporaryDirectory() as tmp:
         expect((wide if want else narrow) and 'FAILED' not in note,
                'a rule\'s wide form at wide_round %g: %s (verified)' %
                (wide_round, 'taken' if want else 'not taken'), note)
+    # "wide_min_per_cu": the wide form only where its blocks reach that many per compute
+    # unit: 32 wide blocks are at least one per CU here (PoCL has fewer than 32), never 1000.
+    for busy, want in ((1, True), (1000, False)):
+        note = wide_note('8x2048x64', wide_round=1.25, wide_min_per_cu=busy)
+        chose = note.split('(')[0]
+        wide = 'BM=64,BN=64' in chose and 'at least the rule\'s 1.00' in note
+        narrow = 'BM=32,BN=32' in chose and 'the wide form' not in note
+        expect((wide if want else narrow) and 'FAILED' not in note,
+               'a rule\'s wide form from %g blocks per CU: %s (verified)' %
+               (busy, 'taken' if want else 'not taken'), note)
     note = wide_note('8x2048x256', wide_round=1.25, split_per_cu=1000, split_kmin=64,
                      wide_split=True)
     chose = note.split('(')[0]

@@ -83,8 +83,12 @@ static struct ctx_plan *wide_form(clgemm_context *ctx, const shape_rule *r, cons
         if (!w || w->status != PLAN_OK)
             return NULL;
     }
-    snprintf(why, size, "; the wide form %.100s: %ld blocks of %dx%d, %.2f rounds of the rule's "
-             "against %.2f", wide_params, wide_tiles, bm, bn, wide, own);
+    char busy[64] = "";
+    if (r->wide_min_per_cu > 0)
+        snprintf(busy, sizeof busy, " (%.2f per CU, at least the rule's %.2f)",
+                 (double)wide_tiles / ctx->dev->compute_units, r->wide_min_per_cu);
+    snprintf(why, size, "; the wide form %.100s: %ld blocks of %dx%d%s, %.2f rounds of the "
+             "rule's against %.2f", wide_params, wide_tiles, bm, bn, busy, wide, own);
     return w;
 }
 
@@ -129,7 +133,7 @@ static bool choose_by_rule(clgemm_context *ctx, const char *algorithm, clgemm_dt
                                              g->variant->split_in_launch)
                           : 1;
     /* The wide form first: a split plan it would replace is never compiled. */
-    char why_split[160] = "", why_wide[192] = "";
+    char why_split[160] = "", why_wide[256] = "";
     const bool uneven = g->variant->split_in_launch;
     struct ctx_plan *w = wide_form(ctx, r, algo, dtype, M, N, K, build, mirrored, tiles, split,
                                    uneven, why_wide, sizeof why_wide);
