@@ -123,24 +123,23 @@ with tempfile.TemporaryDirectory() as tmp:
             return row['note'] if rc == 0 and row['status'] == 'ok' else 'FAILED ' + out + err
         except (ValueError, KeyError, IndexError):
             return 'FAILED: ' + out + err
-    for wide_round, want in ((1.25, True), (100, False)):
-        note = wide_note('8x2048x64', wide_round=wide_round)
-        chose = note.split('(')[0]
-        wide = 'BM=64,BN=64' in chose and 'the wide form' in note
-        narrow = 'BM=32,BN=32' in chose and 'the wide form' not in note
-        expect((wide if want else narrow) and 'FAILED' not in note,
-               'a rule\'s wide form at wide_round %g: %s (verified)' %
-               (wide_round, 'taken' if want else 'not taken'), note)
     # "wide_min_per_cu": the wide form only where its blocks reach that many per compute
-    # unit: 32 wide blocks are at least one per CU here (PoCL has fewer than 32), never 1000.
-    for busy, want in ((1, True), (1000, False)):
-        note = wide_note('8x2048x64', wide_round=1.25, wide_min_per_cu=busy)
+    # unit: 32 wide blocks are at least one per CU here (PoCL has fewer than 32), never 1000;
+    # the reason then names the share it met.
+    for fields, want, what, sign in (
+            ({'wide_round': 1.25}, True, 'at wide_round 1.25', 'the wide form'),
+            ({'wide_round': 100}, False, 'at wide_round 100', None),
+            ({'wide_round': 1.25, 'wide_min_per_cu': 1}, True, 'from 1 block per CU',
+             'at least the rule\'s 1.00'),
+            ({'wide_round': 1.25, 'wide_min_per_cu': 1000}, False, 'from 1000 blocks per CU',
+             None)):
+        note = wide_note('8x2048x64', **fields)
         chose = note.split('(')[0]
-        wide = 'BM=64,BN=64' in chose and 'at least the rule\'s 1.00' in note
+        wide = 'BM=64,BN=64' in chose and sign is not None and sign in note
         narrow = 'BM=32,BN=32' in chose and 'the wide form' not in note
         expect((wide if want else narrow) and 'FAILED' not in note,
-               'a rule\'s wide form from %g blocks per CU: %s (verified)' %
-               (busy, 'taken' if want else 'not taken'), note)
+               'a rule\'s wide form %s: %s (verified)' % (what, 'taken' if want else 'not taken'),
+               note)
     note = wide_note('8x2048x256', wide_round=1.25, split_per_cu=1000, split_kmin=64,
                      wide_split=True)
     chose = note.split('(')[0]
