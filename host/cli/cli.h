@@ -40,6 +40,11 @@ typedef struct cli_options {
 /* Exit status for bad input, as documented in --help. */
 #define EXIT_BAD_INPUT 2
 
+/* A whole-string decimal integer in [lo, hi] into *out; a whole-string finite float.  0, or
+ * -1 (nothing written). */
+int parse_int(const char *text, long lo, long hi, long *out);
+int parse_float(const char *text, float *out);
+
 /* "N" or "MxNxK" with every number in 1..2^31-1; anything else is refused. */
 int parse_size(const char *text, gemm_shape *out, errbuf *e);
 
