@@ -9,6 +9,7 @@
 
 #include "clgemm.h"
 #include "test_correctness.h"
+#include "test_device.h"
 
 int cases, failed;
 
@@ -48,19 +49,13 @@ void run_request_case(session *s, const char *algo, run_request req, const char 
 /* The device of $CLGEMM_TEST_DEVICE (else PoCL). */
 int open_session(session **s)
 {
-    const char *spec = getenv("CLGEMM_TEST_DEVICE");
-    if (!spec || !*spec)
-        spec = "pocl";
-    const clgemm_device_desc *devices;
-    size_t ndevices, picked[64], npicked = 0;
-    if (clgemm_devices(&devices, &ndevices) != CLGEMM_SUCCESS || ndevices > 64 ||
-        clgemm_select_devices(spec, picked, &npicked) != CLGEMM_SUCCESS) {
-        fprintf(stderr, "test_correctness: %s\n", clgemm_last_error());
+    size_t index;
+    const clgemm_device_desc *dev = test_device("test_correctness", &index);
+    if (!dev)
         return -1;
-    }
-    printf("device: %s (%s)\n", devices[picked[0]].name, devices[picked[0]].platform_name);
+    printf("device: %s (%s)\n", dev->name, dev->platform_name);
     errbuf e = { "" };
-    if (!(*s = session_open(picked[0], &e))) {
+    if (!(*s = session_open(index, &e))) {
         fprintf(stderr, "test_correctness: %s\n", e.msg);
         return -1;
     }

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "clgemm.h"
+#include "test_device.h"
 
 #define WARPS 2
 
@@ -270,17 +271,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: test_fragments CL_DIR\n");
         return 2;
     }
-    const char *spec = getenv("CLGEMM_TEST_DEVICE");
-    if (!spec || !*spec)
-        spec = "pocl";
-    const clgemm_device_desc *devices;
-    size_t ndevices, picked[64], npicked = 0;
-    if (clgemm_devices(&devices, &ndevices) != CLGEMM_SUCCESS || ndevices > 64 ||
-        clgemm_select_devices(spec, picked, &npicked) != CLGEMM_SUCCESS) {
-        fprintf(stderr, "test_fragments: %s\n", clgemm_last_error());
+    size_t index;
+    const clgemm_device_desc *dev = test_device("test_fragments", &index);
+    if (!dev)
         return 1;
-    }
-    const clgemm_device_desc *dev = &devices[picked[0]];
     bool hardware = dev->nv_cc_major >= 8;
     printf("device: %s (%s): %s\n", dev->name, dev->platform_name,
            hardware ? "the mma.sync instructions themselves" : "the emulation of mma.sync");
