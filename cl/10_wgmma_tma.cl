@@ -93,10 +93,10 @@
  *   SETMAXNREG  1 (BM 128, no ROUNDER): a producer warpgroup hands its registers to the
  *            consumers (setmaxnreg), for tiles whose sums and fragments outgrow 168 each
  *   STAGED   1: C stored through local memory (the default where it fits, less GELU's), 0: directly
- *   PERSIST  0: a group per tile and problem; G > 0: about G groups per compute unit, each
- *            running its tile of every Z-th problem of a batch, or, where the tiles outnumber
- *            the groups, every Z-th tile (mma/tma_loops.h); its producer copies the next
- *            tile's slices while the consumers store the last one's C
+ *   PERSIST  with a batch: 0, a group per tile and problem; G > 0, about G groups per compute
+ *            unit (the host launches fewer problems deep), each running its tile of every
+ *            Z-th problem, its producer copying the next problem's slices while the
+ *            consumers store the last one's C
  *   TSTORE   1: C handed to the copy engine through a tensor map (mma/tma_store_tensor.h)
  *            where the host can map it (beta 0, rows on 16 bytes), else stored as STAGED says
  *            (the default for a 16-bit C, where the blocks fit; 0 for an fp32 C)
@@ -191,6 +191,15 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
     const uint stage_tx = (uint)(STAGE_BYTES - (B_BOX_ROWS - b_box_rows) * B_BOX_COLS * ELEM -
                                  B_SPLIT_LOCAL * B_BOX); /* no lo box copied: split here */
     const int wg = tid / WGMMA_THREADS; /* from CONSUMERS on: the producer warp, the rounders */
+#if GM > 1
+    const int across = get_num_groups(0), down = get_num_groups(1);
+    const int lin = get_group_id(1) * across + get_group_id(0);
+    const int band = lin / (GM * across), first = band * GM;
+    const int band_rows = down - first < GM ? down - first : GM, in_band = lin - first * across;
+    const int row0 = (first + in_band % band_rows) * BM, col0 = (in_band / band_rows) * BN;
+#else
+    const int row0 = get_group_id(1) * BM, col0 = get_group_id(0) * BN;
+#endif
 #if GEMM_KSPLIT /* slice kpart of K: kslice values (a multiple of BK), tma_ksplit.h */
     const int kpart = (int)get_group_id(2), kfirst = kpart * (kslice / BK);
     const int kleft = K - kpart * kslice;
@@ -203,9 +212,11 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
 #if PROMOTE /* the fp32 sums of the finished chains; acc holds the chain in progress */
     float sums[WG_NI][WGN / 2];
 #endif
-#if GEMM_HAS_BIAS
-    __global const gemm_c_t *const bias0_ = bias; /* moved to each work's tile */
-#endif
+    GEMM_BIAS_MOVE(row0, col0);
+    const int rows_left = M - row0, cols_left = N - col0;
+    /* The edge path's element-wise stores also serve a C whose rows break float2 alignment
+     * (the host writes such a C in place rather than through a copy). */
+    const bool edge = rows_left < BM || cols_left < BN || ((offC | ldc) & 1);
 
     /* B's rows past a narrow box, in every slot (none where the box is whole); the barrier
      * that follows the set-up (the emulation's first slice's) orders them before any read, and
@@ -267,8 +278,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
 #if !SETMAXNREG
             PUBLISH_MAPS();
 #endif
-            FOR_EACH_WORK {
-                WORK_BEGIN();
+            FOR_EACH_PROBLEM {
                 (void)prob; /* read by the copies of a batch */
                 for (int i = 0; i < slices; ++i) {
                     const int g = run * slices + i, s = g % STAGES;
@@ -290,17 +300,8 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
     const int lane = tid % 32;
 #endif
 
-    FOR_EACH_WORK {
-        WORK_BEGIN();
+    FOR_EACH_PROBLEM {
         MOVE_TO_PROBLEM(prob);
-#if GEMM_HAS_BIAS
-        bias = bias0_;
-#endif
-        GEMM_BIAS_MOVE(row0, col0);
-        const int rows_left = M - row0, cols_left = N - col0;
-        /* The edge path's element-wise stores also serve a C whose rows break float2
-         * alignment (the host writes such a C in place rather than through a copy). */
-        const bool edge = rows_left < BM || cols_left < BN || ((offC | ldc) & 1);
 #pragma unroll
         for (int j = 0; j < WG_NI; ++j)
 #pragma unroll
@@ -326,7 +327,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
                 TMA_ARRIVE(empty0 + 8u * (uint)((g - INFLIGHT) % STAGES));
         }
         WGMMA_WAIT(0);
-#if PERSIST /* the last INFLIGHT slots, for the producer's next work */
+#if PERSIST /* the last INFLIGHT slots, for the producer's next problem */
         for (int i = slices > INFLIGHT ? slices - INFLIGHT : 0; i < slices; ++i)
             if (lane == 0)
                 TMA_ARRIVE(empty0 + 8u * (uint)((run * slices + i) % STAGES));

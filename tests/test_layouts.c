@@ -249,16 +249,6 @@ int main(int argc, char **argv)
     };
     sweep("16-bit wgmma_tma, a batch of 3, PERSIST=1, TSTORE=1", n, ends, 2, persist16, 1, 1,
           SAME_OPS);
-    /* PERSIST over the tiles of one problem: more tiles than PoCL's two groups, so that each
-     * group walks several (mma/tma_loops.h), with GM=2 leaving a band of one block row at
-     * the bottom.  Edge tiles on both sides, C by the copy engine and by the staged stores. */
-    static const size_t walks[2][3] = { { 150, 140, 40 }, { 65, 200, 17 } };
-    static const char *const walk16[] = {
-        "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2,GM=2,PERSIST=1,TSTORE=1"
-    };
-    n.batch = 1, n.strided_a = false;
-    sweep("16-bit wgmma_tma, one problem's tiles walked by PERSIST=1", n, walks, 2, walk16, 1, 1,
-          SAME_OPS);
     static const char *const wg[] = { "wgmma:BM=64,BN=64,WGN=64,BK=32" };
     sweep("16-bit inputs on the emulated wgmma", h, awkward, 1, wg, 1, 1, MIXED_OPS);
 

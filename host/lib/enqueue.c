@@ -242,22 +242,14 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
         global[1] = tiles_m * plan->local[1];
     }
     global[2] = ks ? (size_t)ks->parts : (size_t)batch->count;
-    /* Step 10's PERSIST=G: about G groups per compute unit, each running a sequence of
-     * works (cl/mma/tma_loops.h), so that one tile's stores overlap the next one's copies.  A
-     * batch runs whole multiples of the tiles deep, no fewer than one problem each (a group
-     * keeps its tile); where a problem's tiles alone outnumber the groups, Z groups in one
-     * row walk the tiles. */
+    /* Step 10's PERSIST=G: G groups per compute unit, each running every Z-th problem of the
+     * batch for its tile (cl/10_wgmma_tma.cl), so that one problem's stores overlap the next
+     * one's copies; as many groups as that gives, and no fewer than one problem each. */
     const long groups_per_cu = plan->variant->tma ? params_get(&plan->params, "PERSIST", 0) : 0;
     if (!ks && groups_per_cu > 0) {
         const size_t tiles = tiles_m * tiles_n, room = (size_t)groups_per_cu * plan->compute_units;
         const size_t per_group = ceil_div(tiles * (size_t)batch->count, room);
-        if (tiles <= room || batch->count > 1) {
-            global[2] = ceil_div((size_t)batch->count, per_group < 1 ? 1 : per_group);
-        } else {
-            global[0] = room * plan->local[0];
-            global[1] = plan->local[1];
-            global[2] = 1;
-        }
+        global[2] = ceil_div((size_t)batch->count, per_group < 1 ? 1 : per_group);
     }
     CL_TRY(e, clEnqueueNDRangeKernel(q, k, plan->variant->batched ? 3 : 2, NULL, global, local,
                                      0, NULL, first || last ? &main_ev : NULL));
