@@ -191,6 +191,29 @@ static void test_shipped_choices(void)
                    wide[i].N, x ? x->wide_params : "no rule");
         failures += !ok;
     }
+    /* TF32 N T at M <= 128 on the H200 (probe265): splits by rounds, each slice dear as 2000
+     * values of K, and 128-row blocks (1.35 of a 64-row round) where the K of each block is
+     * long enough: 128 rows in 4 slices at 128x4096x14336, 64 rows in 2 at 128x4096x4096,
+     * 128 rows in 2 at N = 6144, unsplit at 28672, and 64 rows in 4 at N = 1024. */
+    const struct {
+        long N, K, own, split, wide, wide_split;
+        bool take;
+    } k_long[] = { { 4096, 14336, 64, 2, 32, 4, true }, { 4096, 4096, 64, 2, 32, 4, false },
+                   { 6144, 4096, 96, 1, 48, 2, true }, { 28672, 4096, 448, 1, 224, 1, true },
+                   { 1024, 4096, 16, 4, 8, 4, false } };
+    x = shape_rule_lookup(r, "NVIDIA H200", "", tc, CLGEMM_F32, false, true, false, 128, 4096);
+    for (size_t i = 0; x && i < sizeof k_long / sizeof k_long[0]; i++) {
+        const int own = shape_rule_split(x, 132, k_long[i].own, k_long[i].K, true);
+        const int ws = shape_rule_wide_split(x, 132, k_long[i].wide, k_long[i].K, true);
+        const bool take = shape_rule_wide(x, 132, k_long[i].own, own, k_long[i].K, true,
+                                          k_long[i].wide, ws, NULL, NULL);
+        if (own != k_long[i].split || ws != k_long[i].wide_split || take != k_long[i].take)
+            printf("FAIL TF32 N T on the H200 at 128x%ldx%ld: %d slices, wide form %s in %d\n",
+                   k_long[i].N, k_long[i].K, own, take ? "taken" : "not taken", ws);
+        failures += own != k_long[i].split || ws != k_long[i].wide_split ||
+                    take != k_long[i].take;
+    }
+    EXPECT(x && strstr(x->wide_params, "BM=128,BN=128,") && x->wide_split);
     /* tf32x3 splits X in local memory from M = 2 to 64 (step 11's M <= 4 rule is gone), on both
      * GPUs: every such form keeps PACKB=2, and M = 1 stays step 11's. */
     const char *const gpus[] = { h100, "NVIDIA H200" };
