@@ -214,6 +214,27 @@ static void test_shipped_choices(void)
                     take != k_long[i].take;
     }
     EXPECT(x && strstr(x->wide_params, "BM=128,BN=128,") && x->wide_split);
+    /* 16-bit N T at M <= 128 on the H200 (probe267): the 64-row blocks split in 2 where K is
+     * long (128x4096x14336), unsplit at K = 4096 and at N = 6144, both types alike. */
+    const struct {
+        long N, K, own, split;
+    } k16[] = { { 4096, 14336, 64, 2 }, { 4096, 4096, 64, 1 }, { 4096, 8192, 64, 1 },
+                { 6144, 14336, 96, 1 }, { 6144, 4096, 96, 1 } };
+    for (int d = 0; d < 2; d++) {
+        const int type = d ? CLGEMM_F16 : CLGEMM_BF16;
+        x = shape_rule_lookup(r, "NVIDIA H200", "", tc, type, false, true, false, 128, 4096);
+        EXPECT(x && x->trans == 1 && strstr(x->params, "BM=64,BN=128,"));
+        for (size_t i = 0; x && i < sizeof k16 / sizeof k16[0]; i++) {
+            const int s = shape_rule_split(x, 132, k16[i].own, k16[i].K, true);
+            if (s != k16[i].split)
+                printf("FAIL %s N T on the H200 at 128x%ldx%ld: %d slices\n",
+                       clgemm_dtype_name((clgemm_dtype)type), k16[i].N, k16[i].K, s);
+            failures += s != k16[i].split;
+        }
+        /* N N keeps the rule for any layout, unsplit */
+        x = shape_rule_lookup(r, "NVIDIA H200", "", tc, type, false, false, false, 128, 4096);
+        EXPECT(x && x->trans == -1 && shape_rule_split(x, 132, 64, 14336, true) == 1);
+    }
     /* tf32x3 splits X in local memory from M = 2 to 64 (step 11's M <= 4 rule is gone), on both
      * GPUs: every such form keeps PACKB=2, and M = 1 stays step 11's. */
     const char *const gpus[] = { h100, "NVIDIA H200" };
