@@ -24,9 +24,6 @@
  *      lanes per column (KT = 8) a warp's teams read the same bytes of it at once.
  *   5. Where N / BN groups cannot fill the device, K is split in the same launch: the group
  *      that finishes a block of C last adds the slices' sums in order (skinny_ksplit.h).
- *   6. With RING, B's blocks are copied into local memory a few turns ahead without passing
- *      through registers, so that more of them are in flight than the registers allow
- *      (skinny_ring.h).
  * Arithmetic is fp32 on every element type: 16-bit values are widened exactly, products and
  * sums are fp32 FMAs.  That is more accurate than TF32 and costs nothing here, where the
  * arithmetic units wait for memory (docs/precision.md).
@@ -63,8 +60,6 @@
  *   UNROLL  blocks of k whose loads of B are issued before the first is used
  *   AL      0: A is read through the cache; else it is staged in local memory, AL values
  *           of k (a multiple of KT * VEC) of all BM rows at a time, and read there
- *   RING    0: B's loads go to registers (UNROLL); D > 0: each work-item keeps D blocks of B
- *           in flight in a ring of local memory, copied asynchronously (cl/skinny_ring.h)
  * BN, the columns per group: NT WG·RN/KT, NN WG·VEC/KT. */
 #ifndef DTYPE
 #define DTYPE 0
@@ -140,8 +135,6 @@ inline float sk_scalar(const sk_elem x) { return as_float((uint)x << 16); }
  * UNROLL blocks of 16-bit data in flight take half the registers. */
 inline sk_raw sk_load(__global const sk_elem *p) { return *(__global const sk_raw *)p; }
 
-#include "skinny_ring.h"
-
 /* The VEC values of a vector as an array, for loops over them. */
 #if VEC == 8
 #define SK_LANES(v) { (v).s0, (v).s1, (v).s2, (v).s3, (v).s4, (v).s5, (v).s6, (v).s7 }
@@ -192,9 +185,6 @@ void gemm_skinny(const int M, const int N, const int K, const float alpha,
 {
     GEMM_BATCH_ENTRY(A, B, C);
     __local float red[KT * SK_RED_LD];
-#if RING
-    __local sk_raw sk_ring[RING * SK_OWN * WG]; /* each work-item's own slots (skinny_ring.h) */
-#endif
 #if GEMM_KSPLIT
     /* Slice kpart of K, as if the call were that slice alone: Ks values of it from A and B
      * moved to its start (cl/skinny_ksplit.h). */
@@ -258,12 +248,6 @@ void gemm_skinny(const int M, const int N, const int K, const float alpha,
     for (int r = 0; r < RN; ++r)
         b[r] = B + offB + min(col0 + team * RN + r, N - 1) * ldb;
 
-#if RING
-    /* The ring runs ahead across A's chunks: B's blocks do not depend on them. */
-#define SK_NT_AT(o, k) (b[o] + (k) * VEC)
-    SK_RING_STATE(lane);
-    SK_RING_START(SK_NT_AT);
-#endif
 #if AL
     for (int c0 = 0; c0 < kv; c0 += SK_CV) {
         const int kend = min(kv, c0 + SK_CV);
@@ -274,7 +258,6 @@ void gemm_skinny(const int M, const int N, const int K, const float alpha,
         const int c0 = 0, kend = kv;
 #endif
         int kb = c0 + lane;
-#if !RING
         for (; kb + (UNROLL - 1) * KT < kend; kb += UNROLL * KT) {
             sk_raw bv[UNROLL][RN];
 #pragma unroll
@@ -297,21 +280,11 @@ void gemm_skinny(const int M, const int N, const int K, const float alpha,
                 }
             }
         }
-#endif
-        /* one block at a time: the ring's turns, or what UNROLL leaves */
         for (; kb < kend; kb += KT) {
-            sk_raw bv[RN];
-#if RING
-            SK_RING_TAKE(SK_NT_AT, bv);
-#else
-#pragma unroll
-            for (int r = 0; r < RN; ++r)
-                bv[r] = sk_load(b[r] + kb * VEC);
-#endif
             sk_vec bw[RN];
 #pragma unroll
             for (int r = 0; r < RN; ++r)
-                bw[r] = sk_widen(bv[r]);
+                bw[r] = sk_widen(sk_load(b[r] + kb * VEC));
 #pragma unroll
             for (int m = 0; m < BM; ++m) {
                 const sk_vec a = sk_widen(SK_A(m, kb));
@@ -353,14 +326,6 @@ void gemm_skinny(const int M, const int N, const int K, const float alpha,
         }                                                                                    \
     } while (0)
 
-#if RING
-    /* Only a whole vector of columns goes through the ring; one crossing N keeps its loads. */
-#define SK_NN_AT(o, k) (B + ((k) * VEC + (o)) * ldb)
-    SK_RING_STATE(lane);
-    if (valid >= VEC) {
-        SK_RING_START(SK_NN_AT);
-    }
-#endif
 #if AL
     for (int c0 = 0; c0 < kv; c0 += SK_CV) {
         const int kend = min(kv, c0 + SK_CV);
@@ -371,7 +336,6 @@ void gemm_skinny(const int M, const int N, const int K, const float alpha,
 #endif
         if (valid >= VEC) {
             int kb = c0 + lane;
-#if !RING
             for (; kb + (UNROLL - 1) * KT < kend; kb += UNROLL * KT) {
                 sk_raw bv[UNROLL][VEC];
 #pragma unroll
@@ -385,20 +349,10 @@ void gemm_skinny(const int M, const int N, const int K, const float alpha,
                     for (int j = 0; j < VEC; ++j)
                         SK_NN_ROW(sk_widen(bv[u][j]), kb + u * KT, j);
             }
-#endif
-            for (; kb < kend; kb += KT) {
-                sk_raw bv[VEC];
-#if RING
-                SK_RING_TAKE(SK_NN_AT, bv);
-#else
+            for (; kb < kend; kb += KT)
 #pragma unroll
                 for (int j = 0; j < VEC; ++j)
-                    bv[j] = sk_load(B + (kb * VEC + j) * ldb);
-#endif
-#pragma unroll
-                for (int j = 0; j < VEC; ++j)
-                    SK_NN_ROW(sk_widen(bv[j]), kb, j);
-            }
+                    SK_NN_ROW(sk_widen(sk_load(B + (kb * VEC + j) * ldb)), kb, j);
         } else if (valid > 0) {
             /* A vector crossing column N: the same sums, loaded element by element. */
             for (int kb = c0 + lane; kb < kend; kb += KT)

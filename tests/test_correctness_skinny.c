@@ -17,8 +17,6 @@ static const gemm_shape skinny_full_sizes[] = { { 1, 1, 1 }, { 5, 4097, 65 },
                                                 { 16, 63, 1531 }, { 33, 129, 517 } };
 static const char *const skinny_forms[] = {
     "skinny:BM=4,KT=8,UNROLL=2", "skinny:RN=3,KT=16,BM=2,WG=64,AL=128,SPLITK=3",
-    /* B through each work-item's ring of local memory (RING), across A's chunks, split */
-    "skinny:RN=3,KT=16,BM=4,WG=64,AL=128,UNROLL=1,RING=3,SPLITK=3",
     "warp_tiled:SPLITK=3", "block_tiled_vectorized:SWAP=1,SPLITK=2",
     /* the fp32 16 < M <= 64 rules' forms (tuning/): 64-row tiles; NT swapped, X packed */
     "warp_tiled:BM=64,BN=128,BK=16,TM=4,TN=8,WM=64,WN=16,SPLITK=5",
@@ -29,7 +27,6 @@ static const char *const skinny_full_forms[] = {
     "skinny", "skinny:SPLITK=4", "block_tiled_vectorized:SPLITK=5",
     "skinny:KT=8,RN=2,UNROLL=2,BM=16,AL=64,SPLITK=3", "skinny:KT=32,RN=8,UNROLL=1,BM=16,SPLITK=2",
     "skinny:BM=16,RN=4,UNROLL=2", "skinny:KT=128,RN=4,UNROLL=1,BM=2", "skinny:WG=64,KT=64",
-    "skinny:KT=16,RN=4,UNROLL=1,BM=16,AL=512,RING=4", "skinny:KT=32,UNROLL=1,BM=1,RING=2",
     "tiled:SPLITK=2", "mma:SPLITK=3", "wgmma_tma:BM=64,BN=16,WGN=16,BK=16,STAGES=3,SWAP=1",
     "wgmma_tma:BM=128,BN=8,WGN=8,STAGES=2,SWAP=1,SPLITK=3",
 };
