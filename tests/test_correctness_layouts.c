@@ -1,7 +1,8 @@
 /* test_correctness's layouts mode (usage in test_correctness.c): the general call, pairwise
  * over layouts, transposes, sizes, padding, offsets, batches, C types and epilogues, for every
  * algorithm and element type (each a group, sharded by group); then the swapped forms, step
- * 7's in-place transposed reads (READT=1) and step 10's copy-engine stores (TSTORE=1). */
+ * 7's in-place transposed reads (READT=1), step 10's TF32 pre-pass of both operands in one
+ * launch and its copy-engine stores (TSTORE=1). */
 #include <stdio.h>
 #include <string.h>
 
@@ -109,6 +110,30 @@ static void run_tstore_cases(session *s, const char *form, clgemm_dtype dtype, i
     }
 }
 
+/* Step 10's TF32 pre-pass of both operands in one launch (wgmma_tma_pack_two): tight rows,
+ * which the copy engine cannot read, at a size where the two passes' groups differ in count
+ * and shape (N N: A's rounding copy 2 x 2 groups, B's transpose 3 x 4; T N: A transposed too),
+ * plainly and with tf32x3 splitting B in local memory (PACKB=2: B's pass copies exactly). */
+static void run_pack_two_cases(session *s)
+{
+    static const char *const forms[] = {
+        "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2",
+        "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2,SPLIT=1,PACKB=2",
+    };
+    for (int f = 0; f < 2; f++)
+        for (int t = 0; t < 2; t++) {
+            run_request req = run_request_defaults();
+            req.shape = (gemm_shape){ 9, 130, 200 };
+            req.op_a = t ? CLGEMM_OP_T : CLGEMM_OP_N;
+            req.ld_pad = 0;
+            req.offset = 3;
+            req.alpha = -1.5f;
+            req.beta = 0.5f;
+            req.seed = (uint64_t)(600 + 10 * f + t);
+            run_request_case(s, forms[f], req, t ? "row TN, ld+0, off 3, beta=0.5"
+                                                  : "row NN, ld+0, off 3, beta=0.5");
+        }
+}
 
 void layouts_cases(session *s, const char *const *algos, size_t nalgos, int shard, int shards,
                    bool every)
@@ -142,8 +167,10 @@ void layouts_cases(session *s, const char *const *algos, size_t nalgos, int shar
              * step 10's copy-engine stores (twelve builds) in shard 2 of a split run, so
              * that the two do not load the same shard; an unsharded run has both. */
             const int g = group++;
-            if (shard == 1)
+            if (shard == 1) {
                 run_layout_cases(s, layout_read_t_form, CLGEMM_F32, g, true);
+                run_pack_two_cases(s);
+            }
             if (shard == (shards > 1 ? 2 : 1))
                 for (int f = 0; f < 2; f++)
                     run_tstore_cases(s, layout_tstore_forms[f], f ? CLGEMM_F32 : CLGEMM_F16,

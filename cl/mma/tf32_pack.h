@@ -45,21 +45,17 @@ inline void tf32_pack_store4(__global float *dst, const float4 v, const bool ins
     }
 }
 
-/* Bt (N x K, ldt values between rows) = B^T rounded to tf32.  Groups of 16 x 16 work-items
- * move 64 x 64 tiles through local memory so that both the reads (along B's rows) and the
- * writes (along Bt's rows) are coalesced 16-byte accesses; the extra column spreads the
- * transposed reads of the tile over the banks.  Interior tiles use float4s.
- * Launch: local (16, 16), global (16 * ceil(N / 64), 16 * ceil(K / 64)[, problems]). */
-__kernel __attribute__((reqd_work_group_size(16, 16, 1)))
-void wgmma_tma_pack_bt(const int K, const int N, __global const float *restrict B,
-                       const int offB, const int ldb, __global float *restrict Bt, const int ldt,
-                       const int strideB, const int strideT, const int exact)
+/* Bt (N x K, ldt values between rows) = B^T rounded to tf32, the 64 x 64 tile (g0, g1) of it.
+ * Groups of 16 x 16 work-items (tx, ty) move 64 x 64 tiles through local memory so that both
+ * the reads (along B's rows) and the writes (along Bt's rows) are coalesced 16-byte accesses;
+ * the extra column spreads the transposed reads of the tile over the banks.  Interior tiles
+ * use float4s. */
+inline void tf32_pack_transpose(const int K, const int N, __global const float *restrict B,
+                                const int offB, const int ldb, __global float *restrict Bt,
+                                const int ldt, const int exact, const int g0, const int g1,
+                                const int tx, const int ty, __local float (*tile)[65])
 {
-    B += get_group_id(2) * (size_t)strideB; /* a batch's problem (0 in a 2-D launch) */
-    Bt += get_group_id(2) * (size_t)strideT;
-    __local float tile[64][65];
-    const int tx = get_local_id(0), ty = get_local_id(1);
-    const int n0 = get_group_id(0) * 64, k0 = get_group_id(1) * 64;
+    const int n0 = g0 * 64, k0 = g1 * 64;
     const bool inside = n0 + 64 <= N && k0 + 64 <= K, vec = ((offB | ldb) & 3) == 0;
     for (int r = ty; r < 64; r += 16) {
         const int k = k0 + r, n = n0 + 4 * tx;
@@ -93,18 +89,15 @@ void wgmma_tma_pack_bt(const int K, const int N, __global const float *restrict 
     }
 }
 
-/* Ar (M x K, ldr values between rows) = A rounded to tf32, four values per work-item
- * (float4s where all four lie inside).
- * Launch: local (32, 8), global (32 * ceil(K / 128), 8 * ceil(M / 8)[, problems]). */
-__kernel __attribute__((reqd_work_group_size(32, 8, 1)))
-void wgmma_tma_round_a(const int M, const int K, __global const float *restrict A,
-                       const int offA, const int lda, __global float *restrict Ar, const int ldr,
-                       const int strideA, const int strideR, const int exact)
+/* Ar (M x K, ldr values between rows) = A rounded to tf32: the 4 values at row g1 * 8 + l1,
+ * column (g0 * 32 + l0) * 4 (float4s where all four lie inside), for groups of 32 x 8
+ * work-items (l0, l1). */
+inline void tf32_pack_round(const int M, const int K, __global const float *restrict A,
+                            const int offA, const int lda, __global float *restrict Ar,
+                            const int ldr, const int exact, const int g0, const int g1,
+                            const int l0, const int l1)
 {
-    A += get_group_id(2) * (size_t)strideA;
-    Ar += get_group_id(2) * (size_t)strideR;
-    const int k = (get_group_id(0) * 32 + get_local_id(0)) * 4;
-    const int m = get_group_id(1) * 8 + get_local_id(1);
+    const int k = (g0 * 32 + l0) * 4, m = g1 * 8 + l1;
     if (m >= M || k >= K)
         return;
     __global const float *src = A + offA + (size_t)m * lda + k;
@@ -125,6 +118,67 @@ void wgmma_tma_round_a(const int M, const int K, __global const float *restrict 
     if (!exact)
         tf32_pack_store4(dst + (size_t)M * ldr, tf32_lo4(x, hi), inside, true, K - k);
 #endif
+}
+
+/* The transposing pass as a kernel of its own.
+ * Launch: local (16, 16), global (16 * ceil(N / 64), 16 * ceil(K / 64)[, problems]). */
+__kernel __attribute__((reqd_work_group_size(16, 16, 1)))
+void wgmma_tma_pack_bt(const int K, const int N, __global const float *restrict B,
+                       const int offB, const int ldb, __global float *restrict Bt, const int ldt,
+                       const int strideB, const int strideT, const int exact)
+{
+    __local float tile[64][65];
+    B += get_group_id(2) * (size_t)strideB; /* a batch's problem (0 in a 2-D launch) */
+    Bt += get_group_id(2) * (size_t)strideT;
+    tf32_pack_transpose(K, N, B, offB, ldb, Bt, ldt, exact, get_group_id(0), get_group_id(1),
+                        get_local_id(0), get_local_id(1), tile);
+}
+
+/* The rounding copy as a kernel of its own.
+ * Launch: local (32, 8), global (32 * ceil(K / 128), 8 * ceil(M / 8)[, problems]). */
+__kernel __attribute__((reqd_work_group_size(32, 8, 1)))
+void wgmma_tma_round_a(const int M, const int K, __global const float *restrict A,
+                       const int offA, const int lda, __global float *restrict Ar, const int ldr,
+                       const int strideA, const int strideR, const int exact)
+{
+    A += get_group_id(2) * (size_t)strideA;
+    Ar += get_group_id(2) * (size_t)strideR;
+    tf32_pack_round(M, K, A, offA, lda, Ar, ldr, exact, get_group_id(0), get_group_id(1),
+                    get_local_id(0), get_local_id(1));
+}
+
+/* Both operands' passes in one launch, where a call of one problem needs both (a tight
+ * leading dimension, PACKA=1 with B stored K x N, ...).  Why: on NVIDIA's OpenCL each kernel
+ * of a call adds its own start and the gap before it, microseconds that a pass of a few MiB
+ * does not otherwise cost.  Groups 0 .. groups0 - 1 run pass 0 (A's), the rest pass 1 (B's);
+ * each pass is a transpose (t = 1: tf32_pack_transpose's tiles, gx of them along its
+ * columns) or a rounding copy (t = 0: tf32_pack_round's groups), the group's work-items laid
+ * out as that pass's own kernel has them, so the values are those kernels', bit for bit.
+ * Launch: local 256, global 256 * (groups0 + the groups of pass 1). */
+__kernel __attribute__((reqd_work_group_size(256, 1, 1)))
+void wgmma_tma_pack_two(const int rows0, const int cols0, __global const float *restrict src0,
+                        const int off0, const int ld0, __global float *restrict dst0,
+                        const int ldd0, const int t0, const int gx0, const int groups0,
+                        const int rows1, const int cols1, __global const float *restrict src1,
+                        const int off1, const int ld1, __global float *restrict dst1,
+                        const int ldd1, const int t1, const int gx1, const int exact1)
+{
+    __local float tile[64][65];
+    const bool second = (int)get_group_id(0) >= groups0;
+    const int g = (int)get_group_id(0) - (second ? groups0 : 0), gx = second ? gx1 : gx0;
+    const int l = get_local_id(0);
+    const int rows = second ? rows1 : rows0, cols = second ? cols1 : cols0;
+    __global const float *src = second ? src1 : src0;
+    __global float *dst = second ? dst1 : dst0;
+    const int off = second ? off1 : off0, ld = second ? ld1 : ld0, ldd = second ? ldd1 : ldd0;
+    const int exact = second ? exact1 : 0;
+    /* the same branch for every work-item of a group (the transpose has a barrier) */
+    if (second ? t1 : t0)
+        tf32_pack_transpose(rows, cols, src, off, ld, dst, ldd, exact, g % gx, g / gx, l % 16,
+                            l / 16, tile);
+    else
+        tf32_pack_round(rows, cols, src, off, ld, dst, ldd, exact, g % gx, g / gx, l % 32,
+                        l / 32);
 }
 
 #endif

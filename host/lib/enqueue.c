@@ -38,11 +38,14 @@ int prepass_create(gemm_plan *plan, errbuf *e)
     }
     if (plan->variant->prepass != PREPASS_TF32_PACK)
         return 0;
-    /* Both kernels, whatever PACKA says: a transposed operand may need either. */
+    /* Every pass kernel, whatever PACKA says: a transposed operand may need either, and a
+     * call that packs both operands of one problem runs them as one launch (pack_two). */
     plan->pack_bt = clCreateKernel(plan->program, "wgmma_tma_pack_bt", &st);
     if (plan->pack_bt)
         plan->round_a = clCreateKernel(plan->program, "wgmma_tma_round_a", &st);
-    if (!plan->pack_bt || !plan->round_a) {
+    if (plan->round_a)
+        plan->pack_two = clCreateKernel(plan->program, "wgmma_tma_pack_two", &st);
+    if (!plan->pack_bt || !plan->round_a || !plan->pack_two) {
         err_set(e, "clCreateKernel(wgmma_tma pre-pass) failed: %s", cl_error_name(st));
         return -1;
     }
@@ -55,12 +58,14 @@ void prepass_release(gemm_plan *plan)
         clReleaseKernel(plan->pack_bt);
     if (plan->round_a)
         clReleaseKernel(plan->round_a);
+    if (plan->pack_two)
+        clReleaseKernel(plan->pack_two);
     if (plan->scratch) {
         scratch_drop(plan->scratch);
         free(plan->scratch);
     }
     plan->scratch = NULL;
-    plan->pack_bt = plan->round_a = NULL;
+    plan->pack_bt = plan->round_a = plan->pack_two = NULL;
 }
 
 static void scratch_drop(struct plan_scratch *sc)

@@ -80,7 +80,7 @@ typedef struct gemm_plan {
     bool a_regs, a_regs_t;
     /* tf32x3 with PACKB=2: the kernel splits B in local memory (cl/mma/tma_round.h). */
     bool b_split_local;
-    cl_kernel pack_bt, round_a;
+    cl_kernel pack_bt, round_a, pack_two;
     struct plan_scratch *scratch; /* their buffers, reused on the same in-order queue */
     /* SPLITK > 1: K in slices, a batched launch over them and a reduction (splitk.c); step
      * 10 (ksplit_fused) runs them in one launch that sums them itself (GEMM_KSPLIT). */

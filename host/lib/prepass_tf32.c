@@ -2,8 +2,11 @@
  * stored: a rounding copy of a rows x cols matrix (wgmma_tma_round_a), or a rounding
  * transpose of it (wgmma_tma_pack_bt).  The kernel reads A (M x K) and B^T (N x K), both
  * K-major: B of an NN call is transposed, B of an NT call is B^T already and only copied; A
- * the other way round.  A batch is one launch of each, the problem in dimension 2. */
+ * the other way round.  A batch is one launch of each, the problem in dimension 2; one
+ * problem whose operands both need a pass runs them as one launch (wgmma_tma_pack_two). */
 #include "prepass_tf32.h"
+
+#include <limits.h>
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
@@ -90,23 +93,78 @@ fail:
     return -1;
 }
 
-/* A rounding copy (transpose = false) or transpose of the rows x cols matrix `from`; with
- * exact, the values as they are (B for a kernel that splits it itself, b_split_local). */
-static int pass(const gemm_plan *plan, cl_command_queue q, bool transpose, int rows, int cols,
-                gemm_operand from, gemm_operand to, int from_stride, int to_stride,
-                size_t planes, int exact, cl_event *ev, errbuf *e)
+/* One pass: a rounding copy (transpose = false) or transpose of the rows x cols matrix
+ * `from` into `to`, over `planes` problems; with exact, the values as they are (B for a kernel
+ * that splits it itself, b_split_local). */
+typedef struct {
+    bool transpose;
+    int rows, cols;
+    gemm_operand from, to;
+    int from_stride, to_stride;
+    size_t planes;
+    int exact;
+} tf32_pass;
+
+/* A pass's groups along its columns and in all: the transpose's 64 x 64 tiles, the rounding
+ * copy's 128 values x 8 rows (cl/mma/tf32_pack.h). */
+static size_t pass_groups_x(const tf32_pass *p)
 {
-    if (!transpose) {
-        const size_t local[2] = { 32, 8 };
-        const size_t global[2] = { ceil_div((size_t)cols, 128) * 32,
-                                   ceil_div((size_t)rows, 8) * 8 };
-        return enqueue_pass(q, plan->round_a, rows, cols, from, to, from_stride, to_stride,
-                            planes, global, local, exact, ev, e);
+    return ceil_div((size_t)p->cols, p->transpose ? 64 : 128);
+}
+
+static size_t pass_groups(const tf32_pass *p)
+{
+    return pass_groups_x(p) * ceil_div((size_t)p->rows, p->transpose ? 64 : 8);
+}
+
+static int pass(const gemm_plan *plan, cl_command_queue q, const tf32_pass *p, cl_event *ev,
+                errbuf *e)
+{
+    const size_t gx = pass_groups_x(p), gy = pass_groups(p) / gx;
+    if (!p->transpose) {
+        const size_t local[2] = { 32, 8 }, global[2] = { gx * 32, gy * 8 };
+        return enqueue_pass(q, plan->round_a, p->rows, p->cols, p->from, p->to, p->from_stride,
+                            p->to_stride, p->planes, global, local, p->exact, ev, e);
     }
-    const size_t local[2] = { 16, 16 };
-    const size_t global[2] = { ceil_div((size_t)cols, 64) * 16, ceil_div((size_t)rows, 64) * 16 };
-    return enqueue_pass(q, plan->pack_bt, rows, cols, from, to, from_stride, to_stride, planes,
-                        global, local, exact, ev, e);
+    const size_t local[2] = { 16, 16 }, global[2] = { gx * 16, gy * 16 };
+    return enqueue_pass(q, plan->pack_bt, p->rows, p->cols, p->from, p->to, p->from_stride,
+                        p->to_stride, p->planes, global, local, p->exact, ev, e);
+}
+
+/* Two passes of one problem each as one launch (wgmma_tma_pack_two): one kernel's start and
+ * the gap before the next fewer in the call (A's pass never copies exactly). */
+static int pass_two(const gemm_plan *plan, cl_command_queue q, const tf32_pass *a,
+                    const tf32_pass *b, cl_event *ev, errbuf *e)
+{
+    const size_t groups0 = pass_groups(a), groups = groups0 + pass_groups(b);
+    if (groups > (size_t)INT_MAX / 256) {
+        err_set(e, "the TF32 pre-pass needs %zu work-groups, beyond one launch", groups);
+        return -1;
+    }
+    const int t0 = a->transpose, gx0 = (int)pass_groups_x(a), g0 = (int)groups0;
+    const int t1 = b->transpose, gx1 = (int)pass_groups_x(b);
+    const tf32_pass *ps[2] = { a, b };
+    cl_kernel k = plan->pack_two;
+    for (int i = 0; i < 2; i++) {
+        const tf32_pass *p = ps[i];
+        cl_uint arg = i ? 10 : 0; /* pass 0's nine arguments, groups0, pass 1's nine, exact1 */
+        CL_TRY(e, clSetKernelArg(k, arg++, sizeof(int), &p->rows));
+        CL_TRY(e, clSetKernelArg(k, arg++, sizeof(int), &p->cols));
+        CL_TRY(e, clSetKernelArg(k, arg++, sizeof(cl_mem), &p->from.buf));
+        CL_TRY(e, clSetKernelArg(k, arg++, sizeof(int), &p->from.off));
+        CL_TRY(e, clSetKernelArg(k, arg++, sizeof(int), &p->from.ld));
+        CL_TRY(e, clSetKernelArg(k, arg++, sizeof(cl_mem), &p->to.buf));
+        CL_TRY(e, clSetKernelArg(k, arg++, sizeof(int), &p->to.ld));
+        CL_TRY(e, clSetKernelArg(k, arg++, sizeof(int), i ? &t1 : &t0));
+        CL_TRY(e, clSetKernelArg(k, arg++, sizeof(int), i ? &gx1 : &gx0));
+    }
+    CL_TRY(e, clSetKernelArg(k, 9, sizeof(int), &g0));
+    CL_TRY(e, clSetKernelArg(k, 19, sizeof(int), &b->exact));
+    const size_t global = groups * 256, local = 256;
+    CL_TRY(e, clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, ev));
+    return 0;
+fail:
+    return -1;
 }
 
 int tf32_prepass_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
@@ -114,21 +172,21 @@ int tf32_prepass_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s
                          gemm_operand packed_a, gemm_operand packed_b,
                          const gemm_batch *kernel_batch, cl_event *first, errbuf *e)
 {
-    const size_t planes_a = batch->stride[0] ? (size_t)batch->count : 1;
-    const size_t planes_b = batch->stride[1] ? (size_t)batch->count : 1;
-    if (packs_a(plan, A, batch)) {
-        if ((A.trans ? pass(plan, q, true, s.K, s.M, A, packed_a, batch->stride[0],
-                            kernel_batch->stride[0], planes_a, 0, first, e)
-                     : pass(plan, q, false, s.M, s.K, A, packed_a, batch->stride[0],
-                            kernel_batch->stride[0], planes_a, 0, first, e)) != 0)
+    const bool pa = packs_a(plan, A, batch), pb = packs_b(plan, B, batch);
+    /* A is M x K (a copy) or stored K x M (a transpose); B^T is N x K, a copy where B is
+     * stored transposed, else B's transpose. */
+    const tf32_pass a = { A.trans, A.trans ? s.K : s.M, A.trans ? s.M : s.K, A, packed_a,
+                          batch->stride[0], kernel_batch->stride[0],
+                          batch->stride[0] ? (size_t)batch->count : 1, 0 };
+    const tf32_pass b = { !B.trans, B.trans ? s.N : s.K, B.trans ? s.K : s.N, B, packed_b,
+                          batch->stride[1], kernel_batch->stride[1],
+                          batch->stride[1] ? (size_t)batch->count : 1, plan->b_split_local };
+    if (pa && pb && a.planes == 1 && b.planes == 1)
+        return pass_two(plan, q, &a, &b, first, e);
+    if (pa) {
+        if (pass(plan, q, &a, first, e) != 0)
             return -1;
         first = NULL;
     }
-    if (!packs_b(plan, B, batch))
-        return 0;
-    const int exact = plan->b_split_local;
-    return B.trans ? pass(plan, q, false, s.N, s.K, B, packed_b, batch->stride[1],
-                          kernel_batch->stride[1], planes_b, exact, first, e)
-                   : pass(plan, q, true, s.K, s.N, B, packed_b, batch->stride[1],
-                          kernel_batch->stride[1], planes_b, exact, first, e);
+    return pb ? pass(plan, q, &b, first, e) : 0;
 }
