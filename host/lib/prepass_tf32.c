@@ -132,7 +132,13 @@ static int pass(const gemm_plan *plan, cl_command_queue q, const tf32_pass *p, c
 }
 
 /* Two passes of one problem each as one launch (wgmma_tma_pack_two): one kernel's start and
- * the gap before the next fewer in the call (A's pass never copies exactly). */
+ * the gap before the next fewer in the call (A's pass never copies exactly).  That pays where
+ * the passes are short, and only there: on the H100 (probe271) one launch ran TF32 1024^3 with
+ * PACKA=1 in 0.036-0.040 ms against 0.043-0.045 in two, 1000x3000x777 with tight leading
+ * dimensions 1-4% faster (12 MiB of operands), 4096^3 PACKA=1 alike (128 MiB), and 4095^3
+ * tight 6-9% slower (its rows off 16 bytes read value by value, in a kernel that holds the
+ * transpose's local tile in every group).  So operands of more than 32 MiB keep two. */
+#define PACK_TWO_MAX_BYTES (32.0 * 1024 * 1024)
 static int pass_two(const gemm_plan *plan, cl_command_queue q, const tf32_pass *a,
                     const tf32_pass *b, cl_event *ev, errbuf *e)
 {
@@ -181,7 +187,8 @@ int tf32_prepass_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s
     const tf32_pass b = { !B.trans, B.trans ? s.N : s.K, B.trans ? s.K : s.N, B, packed_b,
                           batch->stride[1], kernel_batch->stride[1],
                           batch->stride[1] ? (size_t)batch->count : 1, plan->b_split_local };
-    if (pa && pb && a.planes == 1 && b.planes == 1)
+    if (pa && pb && a.planes == 1 && b.planes == 1 &&
+        (double)s.K * ((double)s.M + (double)s.N) * sizeof(float) <= PACK_TWO_MAX_BYTES)
         return pass_two(plan, q, &a, &b, first, e);
     if (pa) {
         if (pass(plan, q, &a, first, e) != 0)
