@@ -166,13 +166,8 @@
 #if GEMM_TRANS_B && BN % WT_WROWS != 0
 #error "gemm_warp_tiled: a transposed B needs BN a multiple of 16 (32 when BK/4 is odd)"
 #endif
-/* What a group may declare: the host passes what the device really gives (a Hopper group gets
- * 227 KiB where it reports 48); 48 KiB, OpenCL's least, elsewhere. */
-#ifndef CLGEMM_LOCAL_BYTES
-#define CLGEMM_LOCAL_BYTES 49152
-#endif
-#if 2 * BK * (WT_AS_ROW + WT_BS_ROW) * 4 > CLGEMM_LOCAL_BYTES
-#error "gemm_warp_tiled: two K slices of A and B exceed the device's local memory"
+#if 2 * BK * (WT_AS_ROW + WT_BS_ROW) * 4 > 49152
+#error "gemm_warp_tiled: two K slices of A and B exceed 48 KiB of local memory"
 #endif
 
 /* Four consecutive floats at p (16-byte aligned).  Guarded, only the first
