@@ -37,11 +37,16 @@
 #define STAGE_PUT(s, r, c, x, y) (*(__local float2 *)((s) + (r) * STORE_LD + (c)) = (float2)((x), (y)))
 #endif
 /* Staged where every consumer's chunk fits in the ring (always, in the registry's forms), less
- * GELU's: the direct stores keep every value in a register and interleave each GELU's exp and
- * division with the others', where a staged chunk's arithmetic waits at the chunk's barriers;
- * staged GELU is the slower one (bench/results/2026-11-24_nvidia-h100/gelu/). */
+ * GELU's into an fp32 C: the direct stores keep every value in a register and interleave each
+ * GELU's exp and division with the others', where a staged chunk's arithmetic waits at the
+ * chunk's barriers; staged GELU is the slower one (bench/results/2026-11-24_nvidia-h100/gelu/;
+ * bf16 4096^3 0.2017-0.2033 ms against 0.1994-0.1999 in probe275).  A 16-bit C's direct stores
+ * write 4-byte pieces of eight rows, and there staging pays under GELU too: TF32 4096^3 with a
+ * bf16 C 0.4061-0.4081 against 0.4132-0.4136, bf16 data alike (probe275 in
+ * bench/results/2026-11-28_nvidia-h100/probes). */
 #ifndef STAGED
-#define STAGED (CONSUMERS * STORE_REGION <= STAGES * STAGE_BYTES && GEMM_ACT != 2)
+#define STAGED (CONSUMERS * STORE_REGION <= STAGES * STAGE_BYTES && \
+                (GEMM_ACT != 2 || GEMM_CTYPE != 0))
 #endif
 #if STAGED && CONSUMERS * STORE_REGION > STAGES * STAGE_BYTES
 #error "gemm_wgmma_tma: STAGED needs CONSUMERS x 64 x (STORE_CW + 8) floats within the ring"
