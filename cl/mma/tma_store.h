@@ -41,14 +41,15 @@
  * GELU's exp and division with the others', where a staged chunk's arithmetic waits at the
  * chunk's barriers; staged GELU is the slower one (bench/results/2026-11-24_nvidia-h100/gelu/;
  * bf16 4096^3 0.2017-0.2033 ms against 0.1994-0.1999 in probe275).  A 16-bit C's direct stores
- * write 4-byte pieces of eight rows, and there staging pays under GELU too: TF32 4096^3 with a
- * bf16 C 0.4088 ms against 0.4155, column-major 0.4045 against 0.4143, f16 C and bf16 data
- * alike; but not in PERSIST's batches, whose direct stores overlap the next problem (bf16
- * 64 x 512^2 x 64 0.0256 staged against 0.0248; probes 275-276 in
- * bench/results/2026-11-28_nvidia-h100/probes). */
+ * write 4-byte pieces of eight rows, and for TF32 staging pays under GELU too: 4096^3 with a
+ * bf16 C 0.4088 ms against 0.4155, column-major 0.4045 against 0.4143, an f16 C alike (probes
+ * 275-276 in bench/results/2026-11-28_nvidia-h100/probes).  16-bit data tied there, and
+ * staged its GELU chunks went through the stack in clang's PTX with every wgmma serialised
+ * (tests/test_wgmma_ptxas.sh), so they keep the direct stores, as PERSIST's batches do, whose
+ * direct stores overlap the next problem (bf16 64 x 512^2 x 64 0.0256 staged, 0.0248 not). */
 #ifndef STAGED
 #define STAGED (CONSUMERS * STORE_REGION <= STAGES * STAGE_BYTES && \
-                (GEMM_ACT != 2 || (GEMM_CTYPE != 0 && !PERSIST)))
+                (GEMM_ACT != 2 || (GEMM_CTYPE != 0 && DTYPE == 0 && !PERSIST)))
 #endif
 #if STAGED && CONSUMERS * STORE_REGION > STAGES * STAGE_BYTES
 #error "gemm_wgmma_tma: STAGED needs CONSUMERS x 64 x (STORE_CW + 8) floats within the ring"
