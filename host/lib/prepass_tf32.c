@@ -6,8 +6,6 @@
  * problem whose operands both need a pass runs them as one launch (wgmma_tma_pack_two). */
 #include "prepass_tf32.h"
 
-#include <limits.h>
-
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
 /* An operand is packed when PACKA / PACKB or SPLIT asks for it, and always when it is not
@@ -105,22 +103,22 @@ typedef struct {
     int exact;
 } tf32_pass;
 
-/* A pass's groups along its columns and in all: the transpose's 64 x 64 tiles, the rounding
- * copy's 128 values x 8 rows (cl/mma/tf32_pack.h). */
+/* A pass's groups along its columns and its rows: the transpose's 64 x 64 tiles, the
+ * rounding copy's 128 values x 8 rows (cl/mma/tf32_pack.h). */
 static size_t pass_groups_x(const tf32_pass *p)
 {
     return ceil_div((size_t)p->cols, p->transpose ? 64 : 128);
 }
 
-static size_t pass_groups(const tf32_pass *p)
+static size_t pass_groups_y(const tf32_pass *p)
 {
-    return pass_groups_x(p) * ceil_div((size_t)p->rows, p->transpose ? 64 : 8);
+    return ceil_div((size_t)p->rows, p->transpose ? 64 : 8);
 }
 
 static int pass(const gemm_plan *plan, cl_command_queue q, const tf32_pass *p, cl_event *ev,
                 errbuf *e)
 {
-    const size_t gx = pass_groups_x(p), gy = pass_groups(p) / gx;
+    const size_t gx = pass_groups_x(p), gy = pass_groups_y(p);
     if (!p->transpose) {
         const size_t local[2] = { 32, 8 }, global[2] = { gx * 32, gy * 8 };
         return enqueue_pass(q, plan->round_a, p->rows, p->cols, p->from, p->to, p->from_stride,
@@ -142,11 +140,9 @@ static int pass(const gemm_plan *plan, cl_command_queue q, const tf32_pass *p, c
 static int pass_two(const gemm_plan *plan, cl_command_queue q, const tf32_pass *a,
                     const tf32_pass *b, cl_event *ev, errbuf *e)
 {
-    const size_t groups0 = pass_groups(a), groups = groups0 + pass_groups(b);
-    if (groups > (size_t)INT_MAX / 256) {
-        err_set(e, "the TF32 pre-pass needs %zu work-groups, beyond one launch", groups);
-        return -1;
-    }
+    /* at most 32 MiB of operands (the caller's bound): a few thousand groups, int-sized */
+    const size_t groups0 = pass_groups_x(a) * pass_groups_y(a);
+    const size_t groups = groups0 + pass_groups_x(b) * pass_groups_y(b);
     const int t0 = a->transpose, gx0 = (int)pass_groups_x(a), g0 = (int)groups0;
     const int t1 = b->transpose, gx1 = (int)pass_groups_x(b);
     const tf32_pass *ps[2] = { a, b };
