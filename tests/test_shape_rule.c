@@ -48,6 +48,15 @@ static const char *const doc =
     " {\"device\": \"GPU V\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"any\",\n"
     "  \"m_max\": 256, \"algorithm\": \"warp_tiled\", \"params\": \"\", \"split_slice_k\": 80,\n"
     "  \"split_partial_k\": -1},\n"
+    " {\"device\": \"GPU T\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"NT\",\n"
+    "  \"m_max\": 16, \"algorithm\": \"skinny\", \"params\": \"\", \"split_slice_k\": 256,\n"
+    "  \"split_partial_k\": 160, \"split_kmin\": 512, \"groups_per_cu\": 2},\n"
+    " {\"device\": \"GPU T\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"NT\",\n"
+    "  \"m_max\": 8, \"algorithm\": \"skinny\", \"params\": \"\", \"split_slice_k\": 256,\n"
+    "  \"groups_per_cu\": 1.5},\n"
+    " {\"device\": \"GPU T\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"NT\",\n"
+    "  \"m_max\": 4, \"algorithm\": \"skinny\", \"params\": \"\", \"split_slice_k\": 256,\n"
+    "  \"groups_per_cu\": 0},\n"
     " {\"device\": \"GPU W\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"any\",\n"
     "  \"m_max\": 512, \"algorithm\": \"warp_tiled\", \"params\": \"BK=8\", \"batch\": true},\n"
     " {\"device\": \"GPU W\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"any\",\n"
@@ -77,7 +86,7 @@ static void test_parse_and_lookup(void)
 {
     tuning_db db = { 0 };
     EXPECT(tuning_parse(&db, doc, strlen(doc), 0) == 0); /* no entries ... */
-    EXPECT(db.rules.count == 12);                        /* ... twelve good rules of 24 */
+    EXPECT(db.rules.count == 13);                        /* ... thirteen good rules of 27 */
     const shape_rules *r = &db.rules;
     const shape_rule *x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, true, false, 1, 4096);
     EXPECT(x && x->m_max == 1); /* the tightest class */
@@ -171,6 +180,23 @@ static void test_parse_and_lookup(void)
     EXPECT(shape_rule_split(x, 132, 160, 5120, false) == 4);  /* 512 x 5120 x 5120 */
     EXPECT(shape_rule_split(x, 132, 48, 4096, false) == 8);   /* 128 x 6144 x 4096 */
     EXPECT(shape_rule_split(x, 132, 32, 4096, false) == 4);   /* 128 x 4096 x 4096 */
+    /* groups_per_cu 2: a round is two groups per CU, as step 11's fp32 N T kernel runs them at
+     * M = 16.  Each count is the fastest of splits 1..16 measured on the H100 at that shape
+     * (probe278, 64 columns per block), but 96 x 14336 (8 measured, 2% ahead of this 5); with
+     * rounds of one group per CU the model takes 4, 2, 2, 1, 1, 4 and 2 in the first seven. */
+    x = shape_rule_lookup(r, "GPU T", "", "auto", CLGEMM_F32, false, true, false, 1, 4096);
+    EXPECT(x && x->m_max == 16 && x->groups_per_cu == 2); /* the malformed M <= 4, 8 skipped */
+    EXPECT(shape_rule_split(x, 132, 32, 4096, true) == 8);    /* 16 x 2048 x 4096 */
+    EXPECT(shape_rule_split(x, 132, 48, 4096, true) == 5);    /* 16 x 3072 x 4096 */
+    EXPECT(shape_rule_split(x, 132, 64, 4096, true) == 4);    /* 16 x 4096 x 4096 */
+    EXPECT(shape_rule_split(x, 132, 96, 4096, true) == 2);    /* 16 x 6144 x 4096 */
+    EXPECT(shape_rule_split(x, 132, 128, 4096, true) == 2);   /* 16 x 8192 x 4096 */
+    EXPECT(shape_rule_split(x, 132, 32, 14336, true) == 8);   /* 16 x 2048 x 14336 */
+    EXPECT(shape_rule_split(x, 132, 64, 14336, true) == 4);   /* 16 x 4096 x 14336 */
+    EXPECT(shape_rule_split(x, 132, 172, 4096, true) == 3);   /* 16 x 11008 x 4096 */
+    EXPECT(shape_rule_split(x, 132, 172, 14336, true) == 3);  /* 16 x 11008 x 14336 */
+    EXPECT(shape_rule_split(x, 132, 224, 4096, true) == 1);   /* 16 x 14336 x 4096 */
+    EXPECT(shape_rule_split(x, 132, 448, 4096, true) == 1);   /* 16 x 28672 x 4096 */
     /* The wide form (shape_rule_wide): unsplit rounds of the wider tile, each 1.25 of the
      * rule's, against the rule's tile at its split; the H100's TF32 N T at M <= 512 in
      * probe181 ran the faster of the two at each shape below (the malformed M <= 256 rule,

@@ -245,7 +245,10 @@ size_t clgemm_shape_rules(clgemm_context *ctx, char *out, size_t size)
         if (strcmp(r->device, ctx->dev->name) != 0 && strcmp(r->device, "*") != 0)
             continue;
         char split[64] = "", measured[96] = "", wide[200] = "", line[768];
-        if (r->split_slice_k > 0)
+        if (r->split_slice_k > 0 && r->groups_per_cu > 1)
+            snprintf(split, sizeof split, ", K split for even rounds of %d blocks per CU",
+                     r->groups_per_cu);
+        else if (r->split_slice_k > 0)
             snprintf(split, sizeof split, ", K split for even rounds of blocks per CU");
         else if (r->split_per_cu > 0)
             snprintf(split, sizeof split, ", K split below %.2f blocks per CU", r->split_per_cu);

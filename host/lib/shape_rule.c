@@ -34,7 +34,7 @@ static bool read_rule(const json_object *o, shape_rule *r)
 {
     memset(r, 0, sizeof *r);
     char dtype[16], trans[8], trans_a[8] = "";
-    double m_max = 0, per_cu = 0, kmin = 0, slice_k = 0, partial_k = 0;
+    double m_max = 0, per_cu = 0, kmin = 0, slice_k = 0, partial_k = 0, groups = 1;
     if (!json_object_is_type(o, json_type_object) ||
         !get_string(o, "device", r->device, sizeof r->device) || !r->device[0] ||
         !get_string(o, "purpose", r->purpose, sizeof r->purpose) ||
@@ -45,6 +45,7 @@ static bool read_rule(const json_object *o, shape_rule *r)
         !get_number(o, "split_per_cu", &per_cu) || !get_number(o, "split_kmin", &kmin) ||
         !get_number(o, "split_slice_k", &slice_k) ||
         !get_number(o, "split_partial_k", &partial_k) ||
+        !get_number(o, "groups_per_cu", &groups) ||
         !get_number(o, "wide_round", &r->wide_round))
         return false;
     json_object *v;
@@ -86,13 +87,15 @@ static bool read_rule(const json_object *o, shape_rule *r)
     if (r->dtype < 0 || r->trans < -1 || r->trans_a < -1 || !(m_max >= 1 && m_max <= 2147483647.0) ||
         m_max != floor(m_max) || !(per_cu >= 0 && per_cu <= 1e6) ||
         !(kmin >= 0 && kmin <= 2147483647.0) || !(slice_k >= 0 && slice_k <= 1e6) ||
-        !(partial_k >= 0 && partial_k <= 1e6))
+        !(partial_k >= 0 && partial_k <= 1e6) || !(groups >= 1 && groups <= 64) ||
+        groups != floor(groups))
         return false;
     r->m_max = (long)m_max;
     r->split_per_cu = per_cu;
     r->split_kmin = (long)kmin;
     r->split_slice_k = slice_k;
     r->split_partial_k = partial_k;
+    r->groups_per_cu = (int)groups;
     return true;
 }
 
@@ -232,11 +235,14 @@ double shape_rule_split_cost(const shape_rule *r, unsigned compute_units, long t
 {
     if (tiles < 1 || compute_units < 1 || K < 1 || s < 1)
         return INFINITY;
-    const long rounds = (tiles * s + (long)compute_units - 1) / (long)compute_units;
+    /* A round is every unit's resident groups at once (groups_per_cu; 0 in a rule built by
+     * hand rather than parsed counts as 1). */
+    const long units = (long)compute_units * (r->groups_per_cu > 1 ? r->groups_per_cu : 1);
+    const long rounds = (tiles * s + units - 1) / units;
     const bool second_launch = !uneven && s > 1 && !cuts_evenly(K, s);
     /* The partial products: s of every block written, read back, C written once. */
     const double partials = s > 1 ? (double)(2 * s + 1) * (double)tiles * r->split_partial_k /
-                                        ((double)compute_units * (double)K)
+                                        ((double)units * (double)K)
                                   : 0.0;
     return (double)rounds / (double)s * (1.0 + (double)s * r->split_slice_k / (double)K) +
            partials + (second_launch ? SPLIT_UNEVEN_ROUNDS : 0.0);
