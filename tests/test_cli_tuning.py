@@ -56,6 +56,23 @@ with tempfile.TemporaryDirectory() as tmp:
            and 'K in 4 slices' in notes['3x70x300'] and 'skinny' not in notes['5x70x300'],
            'a shape rule: auto runs its kernel and split for M <= 4, says why; not for M = 5',
            repr(notes))
+    # A rule that splits by rounds of several groups per compute unit (groups_per_cu) says
+    # so in its reason; the counts themselves are test_shape_rule.c's.
+    rounds = dict(rule, m_max=16, params='BM=16,KT=16,RN=4,UNROLL=1,AL=512', split_per_cu=0,
+                  split_slice_k=256, split_partial_k=160, split_kmin=512, groups_per_cu=2)
+    json.dump({'format': 'clgemm-tuning-1', 'entries': [], 'rules': [rounds]}, open(tuning, 'w'))
+    rc, out, err = run('--device', 'pocl', '--algo', 'auto', '--size', '16x100x4096', '--trans',
+                       'NT', '--iters', '1', '--quiet', '--format', 'json', '--no-baseline',
+                       env={'CLGEMM_TUNING_FILE': tuning})
+    try:
+        row = json.loads(out)['results'][0]['rows'][0]
+        note = row['note'] if rc == 0 and row['status'] == 'ok' else 'FAILED ' + out + err
+    except (ValueError, KeyError, IndexError):
+        note = 'FAILED: ' + out + err
+    expect('2 groups at once on each: K in' in note and 'SPLITK=' in note,
+           'a rounds rule of two groups per compute unit splits and says so', note)
+    json.dump({'format': 'clgemm-tuning-1', 'entries': [], 'rules': [rule]}, open(tuning, 'w'))
+
     # Mirrored: a tall, narrow C (N <= 4 here) takes the rule of C^T's shape, SWAP turned over
     # (C^T = op(B)^T op(A)^T, so the rule's B stored N x K is the call's A stored M x K), and
     # verifies; the same call stored column-major is C^T's shape itself, no mirror; T N has

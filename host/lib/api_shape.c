@@ -145,8 +145,11 @@ static bool choose_by_rule(clgemm_context *ctx, const char *algorithm, clgemm_dt
                 : NULL;
         if (q && q->status == PLAN_OK) {
             p = q;
-            snprintf(why_split, sizeof why_split, "; %ld blocks of %dx%d for %u compute units: "
-                     "K in %d slices", tiles, g->bm, g->bn, ctx->dev->compute_units, split);
+            char each[40] = "";
+            if (r->split_slice_k > 0 && r->groups_per_cu > 1)
+                snprintf(each, sizeof each, ", %d groups at once on each", r->groups_per_cu);
+            snprintf(why_split, sizeof why_split, "; %ld blocks of %dx%d for %u compute units%s: "
+                     "K in %d slices", tiles, g->bm, g->bn, ctx->dev->compute_units, each, split);
         } else { /* the rule's tile runs unsplit: weigh the wide form against that */
             w = wide_form(ctx, r, algo, dtype, M, N, K, build, mirrored, tiles, 1, uneven,
                           why_wide, sizeof why_wide);
