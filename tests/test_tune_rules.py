@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""tools/tune_rules.py's fit of the split model (split_slice_k, split_partial_k) on times the
-H100 measured: step 7 swapped (fp32 auto, B stored N x K) at nine shapes of M <= 512 with
-several splits each (probes 169-171 in bench/results/2026-11-27_nvidia-h100/probes).  The
-fitted model must name the fastest measured split at every shape, as must the constants
-shipped in the rules (80, 72; tests/test_shape_rule.c checks the library's side, over every
-count); a model that weighs nothing (0, 0) misses, so the check can fail.  And save() keeps a
+"""tools/tune_rules.py's fit of the split model (split_slice_k, split_partial_k, groups_per_cu)
+on times the H100 measured: step 7 swapped (fp32 auto, B stored N x K) at nine shapes of
+M <= 512 with several splits each (probes 169-171 in bench/results/2026-11-27_nvidia-h100/
+probes).  The fitted model must name the fastest measured split at every shape, as must the
+constants shipped in the rules (80, 72; tests/test_shape_rule.c checks the library's side,
+over every count); a model that weighs nothing (0, 0) misses, so the check can fail.  On step
+11's fp32 M = 16 N T sweep (probe278 in bench/results/2026-11-28_nvidia-h100/probes), where
+the kernel runs two groups per SM, the fit must count rounds of two and name the fastest
+split at 12 of 13 shapes, where rounds of one group name it at no more than 8.  And save() keeps a
 replaced rule's wide form only where the new rule runs the same tile.
 usage: test_tune_rules.py PATH/TO/tools"""
 import json
@@ -42,8 +45,8 @@ def expect(ok, what):
 
 per_shape = [{S: (t, blocks) for S, t in times.items()} for _, _, blocks, times in MEASURED]
 shapes = [shape for _, shape, _, _ in MEASURED]
-L, P = tune_rules.fit_split_model(per_shape, shapes, CUS)
-expect(L > 0, 'the fit finds a model (slice_k %d, partial_k %d)' % (L, P))
+L, P, G = tune_rules.fit_split_model(per_shape, shapes, CUS)
+expect(L > 0 and G == 1, 'the fit finds a model (slice_k %d, partial_k %d, groups %d)' % (L, P, G))
 for (name, (N, K), _, times), runs in zip(MEASURED, per_shape):
     fastest = min(times, key=times.get)
     fitted = tune_rules.rounds_choice(runs, K, CUS, L, P)
@@ -63,6 +66,50 @@ two, one = (tune_rules.rounds_choice(runs, 1024, CUS, 0, 0, in_launch)
             for in_launch in (False, True))
 expect(two == 2 and one == 3, 'an uneven cut costs a two-launch split only (%d and %d slices, '
        'want 2 and 3)' % (two, one))
+# Step 11 at M = 16, B stored N x K (WG=256,KT=16,RN=4,UNROLL=1,AL=512: blocks of 64 columns),
+# every split 1..16, ms (probe278, the faster of two rounds): two groups run per SM.
+SKINNY = [
+    ((2048, 4096), {1: 64.77, 2: 38.14, 3: 28.93, 4: 23.30, 5: 26.37, 6: 25.22, 8: 21.76,
+                    10: 33.79, 12: 33.54, 16: 29.70}),
+    ((3072, 4096), {1: 73.98, 2: 45.82, 3: 43.90, 4: 36.10, 5: 33.79, 6: 48.51, 8: 41.73,
+                    10: 42.50, 12: 50.94, 16: 46.59}),
+    ((4096, 4096), {1: 74.50, 2: 47.62, 3: 45.31, 4: 39.30, 5: 55.55, 6: 53.25, 8: 46.08,
+                    10: 57.60, 12: 57.34, 16: 58.88}),
+    ((5120, 4096), {1: 75.78, 2: 57.60, 3: 48.38, 4: 63.74, 5: 58.37, 6: 56.58, 8: 61.06,
+                    10: 69.89, 12: 71.17, 16: 70.91}),
+    ((6144, 4096), {1: 76.80, 2: 59.14, 3: 76.42, 4: 66.05, 5: 61.82, 6: 76.54, 8: 65.02,
+                    10: 77.06, 12: 84.48, 16: 82.56}),
+    ((8192, 4096), {1: 80.00, 2: 65.02, 3: 85.25, 4: 71.68, 5: 86.02, 6: 82.18, 8: 82.43,
+                    10: 93.95, 12: 102.40, 16: 104.45}),
+    ((11008, 4096), {1: 98.56, 2: 111.36, 3: 92.42, 4: 98.05, 5: 110.85, 6: 105.98, 8: 113.66,
+                     10: 124.42, 12: 131.07, 16: 135.68}),
+    ((14336, 4096), {1: 104.96, 2: 115.71, 3: 127.23, 4: 127.23, 5: 136.96, 6: 144.13,
+                     8: 135.42, 10: 157.70, 12: 170.75, 16: 168.58}),
+    ((28672, 4096), {1: 203.78, 2: 222.72, 3: 245.63, 4: 225.28, 5: 247.30, 6: 263.81,
+                     8: 262.14, 10: 296.83, 12: 324.99, 16: 322.56}),
+    ((2048, 14336), {1: 242.69, 2: 132.86, 3: 98.56, 4: 77.57, 5: 79.36, 6: 71.17, 8: 60.93,
+                     10: 89.09, 12: 82.69, 16: 72.45}),
+    ((4096, 14336), {1: 245.50, 2: 141.31, 3: 128.26, 4: 104.96, 5: 141.31, 6: 137.73,
+                     8: 113.15, 10: 135.68, 12: 126.72, 16: 129.54}),
+    ((6144, 14336), {1: 252.67, 2: 179.20, 3: 221.44, 4: 188.03, 5: 168.19, 6: 190.85,
+                     8: 164.61, 10: 183.55, 12: 195.58, 16: 187.52}),
+    ((11008, 14336), {1: 329.34, 2: 318.46, 3: 277.76, 4: 287.23, 5: 302.34, 6: 287.49,
+                      8: 296.19, 10: 311.30, 12: 313.98, 16: 320.90}),
+]
+sk_runs = [{S: (t, (N + 63) // 64) for S, t in times.items()} for (N, K), times in SKINNY]
+sk_shapes = [shape for shape, _ in SKINNY]
+L, P, G = tune_rules.fit_split_model(sk_runs, sk_shapes, CUS, in_launch=True)
+
+
+def hits(groups, slice_k, partial_k):
+    return sum(tune_rules.rounds_choice(runs, K, CUS, slice_k, partial_k, True, groups) ==
+               min(times, key=times.get) for ((N, K), times), runs in zip(SKINNY, sk_runs))
+
+
+one = max(hits(1, l, p) for l in range(0, 513, 32) for p in tune_rules.FIT_PARTIAL_K[::4])
+expect(G == 2 and hits(G, L, P) >= 12 and one <= 8,
+       'step 11 at M = 16: rounds of %d groups per CU (slice_k %d, partial_k %d) name the '
+       'fastest split at %d of 13 shapes; rounds of one at most %d' % (G, L, P, hits(G, L, P), one))
 # A class measured again keeps its rule's hand-measured wide form where the new rule runs the
 # same tile, and drops it where the tile changed (tune_rules.keep_wide_form).
 base = {'device': 'D', 'driver': '1', 'purpose': 'tensor_core', 'dtype': 'bf16', 'trans': 'any',
@@ -78,5 +125,5 @@ with tempfile.TemporaryDirectory() as tmp:
                                 got[0].get('wide_round') == 1.5) == kept
         expect(ok, 'a re-tuned rule %s its wide form where its tile %s' %
                (('keeps', 'stays') if kept else ('drops', 'changed')))
-print('%d checks, %d failed' % (len(MEASURED) + 5, failed))
+print('%d checks, %d failed' % (len(MEASURED) + 6, failed))
 sys.exit(1 if failed else 0)

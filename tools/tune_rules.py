@@ -10,9 +10,10 @@ of its best time; the winner's split becomes split_per_cu = the geometric mean o
 where it split of S x (its blocks of C) / (compute units), so that the rule scales the split
 to other N and M, and split_kmin the shortest slice K / S that paid off (a split must win by
 5%), so that a shorter K is not cut; where the rounds model names the fastest splits, its
-constants instead (split_slice_k, and split_partial_k where the partial products' traffic
-must be weighed: fit_split_model).  A rule's wide form (wide_params, measured by hand against
-the rule's tile) survives a new measurement of its class where the tile stays the same
+constants instead (split_slice_k, split_partial_k where the partial products' traffic
+must be weighed, groups_per_cu where the kernel runs several groups per CU at once:
+fit_split_model).  A rule's wide form (wide_params, measured by hand against the rule's
+tile) survives a new measurement of its class where the tile stays the same
 (keep_wide_form).  Run by tools/tune.py --rules.
 
 usage: tools/tune_rules.py [--clgemm build/clgemm] [--device SPEC] [--out FILE]
@@ -208,8 +209,9 @@ def tune_class(args, purpose, cdtype, rdtype, bases, trans, m_max, M, cus):
     score, algo, params, per_cu, per, kmin = scored[0]
     if (algo, params) == bases[0][:2] and not per_cu:
         return None, scored  # the purpose's own first choice, unsplit: no rule needed
-    slice_k, partial_k = fit_split_model([every[(algo, params, N, K)] for N, K in shapes],
-                                         shapes, cus, algo in SPLIT_IN_LAUNCH) if per_cu else (0, 0)
+    slice_k, partial_k, groups = (
+        fit_split_model([every[(algo, params, N, K)] for N, K in shapes], shapes, cus,
+                        algo in SPLIT_IN_LAUNCH) if per_cu else (0, 0, 1))
     N, K = shapes[0]
     e = 4 if rdtype == 'f32' else 2
     gbps = ((M * K + K * N) * e + M * N * 4) / (per[0][0] * 1e-3) / 1e9
@@ -218,6 +220,7 @@ def tune_class(args, purpose, cdtype, rdtype, bases, trans, m_max, M, cus):
             'split_per_cu': round(per_cu, 4), 'split_kmin': max(KSLICE_MIN, kmin) if per_cu else 0,
             **({'split_slice_k': slice_k, 'split_kmin': KSLICE_MIN} if slice_k else {}),
             **({'split_partial_k': partial_k} if slice_k and partial_k else {}),
+            **({'groups_per_cu': groups} if slice_k and groups > 1 else {}),
             'measured': '%dx%dx%d' % (M, N, K), 'ms': round(per[0][0], 5),
             'gbps': round(gbps, 1)}, scored
 
@@ -229,44 +232,57 @@ SPLIT_IN_LAUNCH = ('wgmma_tma', 'skinny')
 SPLIT_UNEVEN_ROUNDS = 0.4
 
 
-def rounds_choice(runs, K, cus, slice_k, partial_k=0, in_launch=False):
+def rounds_choice(runs, K, cus, slice_k, partial_k=0, in_launch=False, groups=1):
     """The split shape_rule_split's rounds model picks among those measured (runs: {S: (ms,
-    blocks of C unsplit)}): the fewest rounds of blocks per CU for the work, ceil(blocks x S /
-    cus) / S, each slice costing slice_k more values of K, a split's partial products
-    (2S + 1) x blocks x partial_k / (cus x K) more, and outside one launch (in_launch False)
+    blocks of C unsplit)}): the fewest rounds of blocks per unit for the work, ceil(blocks x S /
+    units) / S with units = cus x groups (the groups one CU runs at once, groups_per_cu), each
+    slice costing slice_k more values of K, a split's partial products (2S + 1) x blocks x
+    partial_k / (units x K) more, and outside one launch (in_launch False)
     SPLIT_UNEVEN_ROUNDS more where S slices of 8-value multiples leave a rest of K: the twin of
     shape_rule_split_cost (host/lib/shape_rule.c)."""
+    units = cus * groups
+
     def cost(S):
         blocks = runs[S][1]
-        partials = (2 * S + 1) * blocks * partial_k / (cus * K) if S > 1 else 0.0
+        partials = (2 * S + 1) * blocks * partial_k / (units * K) if S > 1 else 0.0
         rest = not in_launch and S > 1 and K % (8 * S) != 0
-        return (math.ceil(blocks * S / cus) / S * (1 + S * slice_k / K) + partials +
+        return (math.ceil(blocks * S / units) / S * (1 + S * slice_k / K) + partials +
                 (SPLIT_UNEVEN_ROUNDS if rest else 0.0))
     return min(sorted(runs), key=cost)
 
 
+# The fit's grid: partial_k finely where the step 7 rules sit (72), coarsely up to what step
+# 11's 16-bit M = 1 rule needed (1000, probe281); groups per CU up to 4.
+FIT_PARTIAL_K = list(range(0, 161, 8)) + list(range(192, 1025, 32))
+FIT_GROUPS = (1, 2, 3, 4)
+
+
 def fit_split_model(per_shape, shapes, cus, in_launch=False):
-    """(split_slice_k, split_partial_k) for the winner, or (0, 0): the pair (slice_k of 0 ..
-    512, partial_k of 0 .. 160) whose choice of split at the measured shapes loses least
-    against the fastest split there; partial_k stays 0 unless it loses less, and slice_k is
-    the middle of the best stretch; (0, 0) where even the best loses more than 2% on average
-    (a kernel whose time is not its rounds of blocks, such as one bound by memory, keeps
-    split_per_cu)."""
+    """(split_slice_k, split_partial_k, groups_per_cu) for the winner, or (0, 0, 1): the
+    triple (slice_k of 0 .. 512, partial_k of 0 .. 1024, groups of 1 .. 4) whose choice of
+    split at the measured shapes loses least against the fastest split there; the fewest
+    groups, then the smallest partial_k, among those that lose least, and slice_k the middle
+    of the best stretch; (0, 0, 1) where even the best loses more than 2% on average (a
+    kernel whose time is not its rounds of blocks, such as one bound by memory, keeps
+    split_per_cu).  Counting rounds as several groups per CU is what step 11's small-M rules
+    needed (probes 278-282: with one, no slice_k and partial_k came near)."""
     losses = {}
-    for P in range(0, 161, 8):
-        for L in range(0, 513, 8):
-            loss = 0.0
-            for runs, (N, K) in zip(per_shape, shapes):
-                fastest = min(t for t, _ in runs.values())
-                loss += math.log(runs[rounds_choice(runs, K, cus, L, P, in_launch)][0] /
-                                 fastest)
-            losses[(L, P)] = round(loss, 6)
+    for G in FIT_GROUPS:
+        for P in FIT_PARTIAL_K:
+            for L in range(0, 513, 8):
+                loss = 0.0
+                for runs, (N, K) in zip(per_shape, shapes):
+                    fastest = min(t for t, _ in runs.values())
+                    loss += math.log(runs[rounds_choice(runs, K, cus, L, P, in_launch, G)][0] /
+                                     fastest)
+                losses[(G, L, P)] = round(loss, 6)
     best = min(losses.values())
     if best > len(shapes) * math.log(1.02):
-        return 0, 0
-    P = min(P for (L, P), loss in losses.items() if loss == best)
-    tied = sorted(L for (L, q), loss in losses.items() if q == P and loss == best)
-    return max(8, tied[len(tied) // 2]), P
+        return 0, 0, 1
+    G = min(g for (g, L, P), loss in losses.items() if loss == best)
+    P = min(p for (g, L, p), loss in losses.items() if g == G and loss == best)
+    tied = sorted(L for (g, L, p), loss in losses.items() if g == G and p == P and loss == best)
+    return max(8, tied[len(tied) // 2]), P, G
 
 
 WIDE_FIELDS = ('wide_params', 'wide_round', 'wide_split', 'wide_min_per_cu')
