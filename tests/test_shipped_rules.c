@@ -251,34 +251,42 @@ static void test_shipped_choices(void)
                        x ? x->params : "no rule");
             failures += !ok;
         }
-    /* Step 11's splits by rounds (probes 278-282): the fastest measured count at shapes that
-     * split_per_cu got wrong.  fp32 M <= 16 N T, two groups per SM: 16 x 2048 x 4096 (32 blocks
-     * of 64) in 8, 16 x 11008 x 14336 (172) in 3; M <= 4 N T 4 x 2048 x 4096 (32) in 4, N N (64
-     * blocks of 32) in 2; bf16 M = 1 N N 1 x 4096 x 4096 (64 blocks of 64) in 4 and, f16 too,
-     * 1 x 1024 x 8192 (16) in 8; TF32's M = 1
-     * N N rule, auto's kernel, at auto's count: 2 at 1 x 4096 x 4096 (128 blocks of 32). */
+    /* Splits by rounds, the fastest measured count (or nearest the model came) at shapes
+     * that split_per_cu got wrong.  Step 11 (one launch, probes 278-282): fp32 M <= 16 N T,
+     * two groups per SM: 16 x 2048 x 4096 (32 blocks of 64) in 8, 16 x 11008 x 14336 (172)
+     * in 3; M <= 4 N T 4 x 2048 x 4096 (32) in 4, N N (64 blocks of 32) in 2; bf16 M = 1 N N
+     * 1 x 4096 x 4096 (64 blocks of 64) in 4 and, f16 too, 1 x 1024 x 8192 (16) in 8;
+     * TF32's M = 1 N N rule, auto's kernel, at auto's count: 2 at 1 x 4096 x 4096 (128 blocks
+     * of 32).  Step 7 at 16 < M <= 64 (a reduction launch after, probes 283-284), three
+     * groups per SM: 64 x 4096 x 4096 (32 blocks) in 8, 64 x 8192 x 4096 (64) in 4,
+     * 64 x 18944 x 4096 N T (148) in 8, where 7 ran 6% faster and 2.9 per CU gave 2 (+22%). */
     static const struct {
-        const char *purpose;
+        const char *purpose, *algorithm;
         int dtype;
         bool trans_b;
         long M, tiles, K;
         int split;
-    } rounds[] = { { "auto", CLGEMM_F32, true, 16, 32, 4096, 8 },
-                   { "auto", CLGEMM_F32, true, 16, 172, 14336, 3 },
-                   { "auto", CLGEMM_F32, true, 4, 32, 4096, 4 },
-                   { "auto", CLGEMM_F32, false, 4, 64, 4096, 2 },
-                   { "tensor_core", CLGEMM_BF16, false, 1, 64, 4096, 4 },
-                   { "tensor_core", CLGEMM_F16, false, 1, 16, 8192, 8 },
-                   { "tensor_core", CLGEMM_F32, false, 1, 128, 4096, 2 },
-                   { "auto", CLGEMM_F32, false, 1, 128, 4096, 2 } };
+    } rounds[] = { { "auto", "skinny", CLGEMM_F32, true, 16, 32, 4096, 8 },
+                   { "auto", "skinny", CLGEMM_F32, true, 16, 172, 14336, 3 },
+                   { "auto", "skinny", CLGEMM_F32, true, 4, 32, 4096, 4 },
+                   { "auto", "skinny", CLGEMM_F32, false, 4, 64, 4096, 2 },
+                   { "tensor_core", "skinny", CLGEMM_BF16, false, 1, 64, 4096, 4 },
+                   { "tensor_core", "skinny", CLGEMM_F16, false, 1, 16, 8192, 8 },
+                   { "tensor_core", "skinny", CLGEMM_F32, false, 1, 128, 4096, 2 },
+                   { "auto", "skinny", CLGEMM_F32, false, 1, 128, 4096, 2 },
+                   { "auto", "warp_tiled", CLGEMM_F32, false, 64, 32, 4096, 8 },
+                   { "auto", "warp_tiled", CLGEMM_F32, true, 64, 32, 4096, 8 },
+                   { "auto", "warp_tiled", CLGEMM_F32, false, 64, 64, 4096, 4 },
+                   { "auto", "warp_tiled", CLGEMM_F32, true, 64, 148, 4096, 8 } };
     for (size_t i = 0; i < sizeof rounds / sizeof rounds[0]; i++) {
         x = shape_rule_lookup(r, h100, "", rounds[i].purpose, rounds[i].dtype, false,
                               rounds[i].trans_b, false, rounds[i].M, 4096);
-        const int got = x && strcmp(x->algorithm, "skinny") == 0
-                            ? shape_rule_split(x, 132, rounds[i].tiles, rounds[i].K, true)
+        const bool in_launch = strcmp(rounds[i].algorithm, "skinny") == 0;
+        const int got = x && strcmp(x->algorithm, rounds[i].algorithm) == 0
+                            ? shape_rule_split(x, 132, rounds[i].tiles, rounds[i].K, in_launch)
                             : -1;
         if (got != rounds[i].split)
-            printf("FAIL %s %s M = %ld, %ld blocks, K = %ld: %d slices, probes 278-282 %d\n",
+            printf("FAIL %s %s M = %ld, %ld blocks, K = %ld: %d slices, probes 278-284 %d\n",
                    rounds[i].purpose, clgemm_dtype_name((clgemm_dtype)rounds[i].dtype),
                    rounds[i].M, rounds[i].tiles, rounds[i].K, got, rounds[i].split);
         failures += got != rounds[i].split;
