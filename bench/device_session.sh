@@ -9,6 +9,10 @@
 #                    its --classes, ',' or '+' between them) into $OUT/tuning.json, started
 #                    from the shipped tuning/ file (a second tune step adds to the first's);
 #                    the later steps run with it (CLGEMM_TUNING_FILE)
+#   audit[:RULES]    tools/split_audit.py (RULES as its --only, '+' between them: PURPOSE:
+#                    DTYPE:TRANS:M_MAX): every split of each small-M rule that splits K, beside
+#                    its own count, and a rounds model fitted on half the shapes, checked on
+#                    the rest; audit.log and audit.json (in the tarball's session/)
 #   test:NAME        build-gpu/tests/test_NAME alone
 #   tests            test_correctness quick and skinny, test_layouts full (emulated, then on the
 #                    matrix units themselves), test_bitwise full on the GPU; on NVIDIA
@@ -69,6 +73,10 @@ for step in "$@"; do
             ${purposes:+--purposes "${purposes//+/,}"} ${classes:+--classes "${classes//+/,}"} \
             > "$log" 2>&1 || status=1
         export CLGEMM_TUNING_FILE="$out/tuning.json" ;;
+    audit*)  # tools/split_audit.py: every split of the rules that split, beside what they run
+        only=${step#audit}; only=${only#:}
+        timeout "$left" python3 tools/split_audit.py --clgemm "$clgemm" --device "$device" \
+            ${only:+--only "${only//+/,}"} --json "$out/audit.json" > "$log" 2>&1 || status=1 ;;
     test:*)
         CLGEMM_TEST_DEVICE=$device timeout "$left" "build-gpu/tests/test_${step#test:}" \
             > "$log" 2>&1 || status=1 ;;
@@ -109,5 +117,6 @@ done
 mkdir -p /tmp/device_results/session
 cp "$out"/*.log "$out"/*.txt /tmp/device_results/session/ 2>/dev/null
 [ -f "$out/tuning.json" ] && cp "$out/tuning.json" /tmp/device_results/session/
+[ -f "$out/audit.json" ] && cp "$out/audit.json" /tmp/device_results/session/
 tar -C /tmp/device_results -czf "$out/results.tar.gz" .
 exit $status

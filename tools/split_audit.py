@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""Audit the split counts of a device's shape rules: for each rule that splits K (split_per_cu
+or split_slice_k) at small M, time every split of the rule's own kernel at a set of widths and
+depths, beside what the purpose runs there (auto, tensor_core, ...), and say how far the
+rule's count is from the fastest; then fit the rounds model (tools/tune_rules.py's
+fit_split_model: split_slice_k, split_partial_k, groups_per_cu) on half the shapes and check
+it on the other half, so that a rule is replaced only by a model that held where it was not
+fitted.  This is how probes 278-284 (bench/results/2026-11-28_nvidia-h100/probes) audited the
+H100's rules; the output is what a change to tuning/ quotes.
+
+usage: tools/split_audit.py [--clgemm build/clgemm] [--device SPEC] [--tuning FILE]
+           [--only PURPOSE:DTYPE:TRANS:M_MAX,...] [--max-m 64] [--widths 2048,4096,...]
+           [--depths 4096,14336] [--splits 1,2,3,4,5,6,8,12,16] [--rounds 2] [--iters 30]
+           [--json FILE]
+Every run is verified by clgemm; a split that fails or is refused is left out."""
+import argparse
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tune_rules  # noqa: E402
+
+# What each purpose runs from the command line, by the rule's element type.
+DTYPE_ARGS = {'f32': [], 'f16': ['--dtype', 'f16', '--out', 'f16'],
+              'bf16': ['--dtype', 'bf16', '--out', 'bf16']}
+
+
+def run_json(args, size, trans, extra, algos):
+    """The first result of one clgemm run (None where it failed)."""
+    cmd = [args.clgemm, '--device', args.device, '--size', size, '--trans', trans,
+           '--format', 'json', '--quiet', '--iters', str(args.iters), '--no-baseline'] + extra
+    for a in algos:
+        cmd += ['--algo', a]
+    env = dict(os.environ)
+    if args.tuning:
+        env['CLGEMM_TUNING_FILE'] = args.tuning
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
+    try:
+        return json.loads(p.stdout)['results'][0]
+    except (ValueError, KeyError, IndexError):
+        sys.stderr.write('split_audit: clgemm failed (exit %d): %s\n' % (p.returncode,
+                                                                         p.stderr[-300:]))
+        return None
+
+
+def clgemm(args, size, trans, extra, algos):
+    """{algorithm: (median ms, its SPLITK, note)} of one verified run (rows not ok dropped)."""
+    res = run_json(args, size, trans, extra, algos)
+    out = {}
+    for r in res['rows'] if res else []:
+        if r['status'] != 'ok' or not r.get('ms_median'):
+            continue
+        text = (r.get('note') or '') + ' ' + (r.get('params') or '')
+        m = re.search(r'SPLITK[=\s](\d+)', text)
+        out[r['algorithm']] = (r['ms_median'], int(m.group(1)) if m else 1, r.get('note') or '')
+    return out
+
+
+def device_rules(args):
+    """The device's name and the rules to audit: those of its tuning file(s) that split K,
+    single GEMMs (no batch rules) with m_max <= --max-m, or those --only names."""
+    res = run_json(args, '8x8x8', 'NN', [], ['naive'])
+    if res is None:
+        return None, []
+    device = res['device']
+    files = [args.tuning] if args.tuning else [
+        os.path.join(args.tuning_dir, f) for f in sorted(os.listdir(args.tuning_dir))
+        if f.endswith('.json')]
+    rules = []
+    for path in files:
+        try:
+            rules += [r for r in json.load(open(path)).get('rules', [])
+                      if r.get('device') in (device, '*')]
+        except (OSError, ValueError):
+            continue
+    only = [tuple(o.split(':')) for o in args.only.split(',')] if args.only else None
+    chosen = []
+    for r in rules:
+        name = (r['purpose'], r['dtype'], r['trans'], str(r['m_max']))
+        if only is not None:
+            if name in only:
+                chosen.append(r)
+        elif (not r.get('batch') and r['m_max'] <= args.max_m and
+              (r.get('split_per_cu', 0) > 0 or r.get('split_slice_k', 0) > 0)):
+            chosen.append(r)
+    return device, chosen
+
+
+def audit_rule(args, rule, cus):
+    """Every split of the rule's kernel and the purpose's own choice at each shape."""
+    trans = 'NT' if rule['trans'] == 'any' else rule['trans']
+    algo, params = rule['algorithm'], rule['params']
+    purpose = rule['purpose']
+    M = rule['m_max']
+    shapes = []
+    for K in args.depths:
+        for N in args.widths:
+            splits = [S for S in args.splits if K // S >= tune_rules.KSLICE_MIN or S == 1]
+            forms = {'%s:%s,SPLITK=%d' % (algo, params, S): S for S in splits}
+            best = {}
+            chose = []
+            for _ in range(args.rounds):  # rounds interleave the forms, the minimum of medians
+                got = clgemm(args, '%dx%dx%d' % (M, N, K), trans, DTYPE_ARGS[rule['dtype']],
+                             [purpose] + list(forms))
+                for name, (ms, split, note) in got.items():
+                    if name in forms:
+                        best[forms[name]] = min(ms, best.get(forms[name], ms))
+                    elif name == purpose:
+                        chose.append((ms, split, note))
+            if not best:
+                continue
+            tiles = tune_rules.tiles_of(algo, params, trans, rule['dtype'], M, N)
+            shapes.append({'M': M, 'N': N, 'K': K, 'tiles': tiles, 'splits': best,
+                           'chosen': min(chose)[:2] if chose else None,
+                           'same_kernel': bool(chose) and (algo + ':') in chose[0][2]})
+            print('  %dx%dx%d: fastest %d slices %.4f ms; %s' % (
+                M, N, K, min(best, key=best.get), min(best.values()),
+                'the rule: %d slices %.4f ms' % (chose[0][1], min(chose)[0]) if chose
+                else 'the purpose did not run'), flush=True)
+    return shapes
+
+
+def model_loss(shapes, cus, in_launch, model):
+    """Geomean of the model's count's time over the fastest, and the shapes where it named a
+    count that was not timed."""
+    L, P, G = model
+    loss, untimed = 0.0, []
+    for s in shapes:
+        runs = {S: (t, s['tiles']) for S, t in s['splits'].items()}
+        every = {S: (0.0, s['tiles']) for S in range(1, min(32, s['K'] // 8) + 1)}
+        named = tune_rules.rounds_choice(every, s['K'], cus, L, P, in_launch, G)
+        if named not in runs:
+            untimed.append('%dx%dx%d: %d' % (s['M'], s['N'], s['K'], named))
+            named = tune_rules.rounds_choice(runs, s['K'], cus, L, P, in_launch, G)
+        loss += math.log(runs[named][0] / min(t for t, _ in runs.values()))
+    return math.exp(loss / max(1, len(shapes))), untimed
+
+
+def rule_loss(shapes):
+    """Geomean of the rule's own time over the fastest split's (where it ran that kernel)."""
+    picked = [s for s in shapes if s['chosen']]
+    if not picked:
+        return None
+    return math.exp(sum(math.log(s['chosen'][0] / min(s['splits'].values())) for s in picked) /
+                    len(picked))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('--clgemm', default='build/clgemm')
+    ap.add_argument('--device', default='')
+    ap.add_argument('--tuning', default='', help='a tuning file in place of tuning/*.json')
+    ap.add_argument('--tuning-dir', default=os.path.join(os.path.dirname(
+        os.path.abspath(__file__)), '..', 'tuning'))
+    ap.add_argument('--only', default='', help='PURPOSE:DTYPE:TRANS:M_MAX,... to audit')
+    ap.add_argument('--max-m', type=int, default=64)
+    ap.add_argument('--widths', default='2048,3072,4096,5120,6144,8192,11008,14336,28672')
+    ap.add_argument('--depths', default='4096,14336')
+    ap.add_argument('--splits', default='1,2,3,4,5,6,8,12,16')
+    ap.add_argument('--rounds', type=int, default=2)
+    ap.add_argument('--iters', type=int, default=30)
+    ap.add_argument('--json', default='')
+    args = ap.parse_args(argv)
+    for key in ('widths', 'depths', 'splits'):
+        try:
+            setattr(args, key, [int(v) for v in getattr(args, key).split(',') if v])
+        except ValueError:
+            ap.error('--%s takes a comma-separated list of integers' % key)
+    device, rules = device_rules(args)
+    if device is None:
+        sys.stderr.write('split_audit: clgemm cannot run on --device %r\n' % args.device)
+        return 1
+    listing = subprocess.run([args.clgemm, '--list-devices'], capture_output=True, text=True)
+    line = next((l for l in listing.stdout.splitlines() if device in l), '')
+    m = re.search(r'(\d+) CUs', line)
+    cus = int(m.group(1)) if m else 1
+    print('%s, %d compute units: %d rule(s) to audit' % (device, cus, len(rules)), flush=True)
+    report = []
+    for rule in rules:
+        print('%s %s %s M <= %d: %s:%s' % (rule['purpose'], rule['dtype'], rule['trans'],
+                                           rule['m_max'], rule['algorithm'], rule['params']),
+              flush=True)
+        shapes = audit_rule(args, rule, cus)
+        in_launch = rule['algorithm'] in tune_rules.SPLIT_IN_LAUNCH
+        entry = {'rule': {k: rule[k] for k in ('purpose', 'dtype', 'trans', 'm_max',
+                                               'algorithm', 'params')},
+                 'shapes': shapes, 'rule_loss': rule_loss(shapes)}
+        half = [shapes[0::2], shapes[1::2]]
+        if len(shapes) >= 4:
+            fit = tune_rules.fit_split_model(
+                [{S: (t, s['tiles']) for S, t in s['splits'].items()} for s in half[0]],
+                [(s['N'], s['K']) for s in half[0]], cus, in_launch)
+            entry['fit'] = fit
+            if fit[0]:
+                entry['fit_loss'], _ = model_loss(half[0], cus, in_launch, fit)
+                entry['check_loss'], entry['check_untimed'] = model_loss(half[1], cus,
+                                                                         in_launch, fit)
+                entry['rule_check_loss'] = rule_loss(half[1])
+        report.append(entry)
+        print('  the rule: %s behind the fastest split; %s' % (
+            '%.1f%%' % (100 * (entry['rule_loss'] - 1)) if entry['rule_loss'] else 'n/a',
+            ('rounds model fitted on half the shapes (slice_k %d, partial_k %d, groups %d): '
+             '%.1f%% behind there, %.1f%% on the other half (the rule there: %s)%s' % (
+                 *entry['fit'], 100 * (entry['fit_loss'] - 1), 100 * (entry['check_loss'] - 1),
+                 '%.1f%%' % (100 * (entry['rule_check_loss'] - 1))
+                 if entry['rule_check_loss'] else 'n/a',
+                 '; untimed counts it names: ' + ', '.join(entry['check_untimed'])
+                 if entry['check_untimed'] else ''))
+            if entry.get('fit_loss') else 'no rounds model within 2% on half the shapes'),
+            flush=True)
+    if args.json:
+        with open(args.json, 'w') as f:
+            json.dump({'device': device, 'compute_units': cus, 'rules': report}, f, indent=1)
+            f.write('\n')
+    return 0 if report else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
