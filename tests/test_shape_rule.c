@@ -57,6 +57,12 @@ static const char *const doc =
     " {\"device\": \"GPU T\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"NT\",\n"
     "  \"m_max\": 4, \"algorithm\": \"skinny\", \"params\": \"\", \"split_slice_k\": 256,\n"
     "  \"groups_per_cu\": 0},\n"
+    " {\"device\": \"GPU R\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"any\",\n"
+    "  \"m_max\": 64, \"algorithm\": \"warp_tiled\", \"params\": \"\", \"split_slice_k\": 8,\n"
+    "  \"split_partial_k\": 80, \"groups_per_cu\": 3, \"split_kmin\": 128, \"split_rest\": 0.05},\n"
+    " {\"device\": \"GPU R\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"any\",\n"
+    "  \"m_max\": 32, \"algorithm\": \"warp_tiled\", \"params\": \"\", \"split_slice_k\": 8,\n"
+    "  \"split_rest\": -0.5},\n"
     " {\"device\": \"GPU W\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"any\",\n"
     "  \"m_max\": 512, \"algorithm\": \"warp_tiled\", \"params\": \"BK=8\", \"batch\": true},\n"
     " {\"device\": \"GPU W\", \"purpose\": \"auto\", \"dtype\": \"f32\", \"trans\": \"any\",\n"
@@ -86,7 +92,7 @@ static void test_parse_and_lookup(void)
 {
     tuning_db db = { 0 };
     EXPECT(tuning_parse(&db, doc, strlen(doc), 0) == 0); /* no entries ... */
-    EXPECT(db.rules.count == 13);                        /* ... thirteen good rules of 27 */
+    EXPECT(db.rules.count == 14);                        /* ... fourteen good rules of 29 */
     const shape_rules *r = &db.rules;
     const shape_rule *x = shape_rule_lookup(r, "GPU X", "", "auto", CLGEMM_F32, false, true, false, 1, 4096);
     EXPECT(x && x->m_max == 1); /* the tightest class */
@@ -197,6 +203,16 @@ static void test_parse_and_lookup(void)
     EXPECT(shape_rule_split(x, 132, 172, 14336, true) == 3);  /* 16 x 11008 x 14336 */
     EXPECT(shape_rule_split(x, 132, 224, 4096, true) == 1);   /* 16 x 14336 x 4096 */
     EXPECT(shape_rule_split(x, 132, 448, 4096, true) == 1);   /* 16 x 28672 x 4096 */
+    /* split_rest: what a count that leaves a rest of K (a second launch) costs, in rounds.
+     * The default 0.4 keeps step 7 at 64 x 7168 x 4096 (56 blocks) on 4 even slices; at 0.05
+     * it takes 7, which ran fastest there (probe284: 0.122 ms against 0.123 in 4, N N). */
+    x = shape_rule_lookup(r, "GPU R", "", "auto", CLGEMM_F32, false, false, false, 20, 4096);
+    EXPECT(x && x->m_max == 64 && x->split_rest == 0.05); /* the malformed M <= 32 skipped */
+    EXPECT(x && shape_rule_split(x, 132, 56, 4096, false) == 7);
+    EXPECT(x && shape_rule_split(x, 132, 148, 4096, false) == 8);
+    shape_rule plain = x ? *x : (shape_rule){ 0 };
+    plain.split_rest = -1; /* as parsed without the field */
+    EXPECT(x && shape_rule_split(&plain, 132, 56, 4096, false) == 4);
     /* The wide form (shape_rule_wide): unsplit rounds of the wider tile, each 1.25 of the
      * rule's, against the rule's tile at its split; the H100's TF32 N T at M <= 512 in
      * probe181 ran the faster of the two at each shape below (the malformed M <= 256 rule,

@@ -55,7 +55,7 @@ with tempfile.TemporaryDirectory() as tmp:
             return max(1, min(int(math.floor(2 * cus / tiles + 0.5)), s['K'] // 128, 32))
         counts = [(s['chosen'][1], want(s)) for s in shapes]
         ok = ok and all(got == w for got, w in counts)
-        ok = ok and len(entry['fit']) == 3 and 'rule_loss' in entry
+        ok = ok and len(entry['fit']) == 4 and 'rule_loss' in entry
     except (OSError, ValueError, KeyError, IndexError, TypeError) as exc:
         ok, counts = False, repr(exc)
     expect(ok, 'every split of the rule at every shape, auto\'s own count, a fit, in JSON',

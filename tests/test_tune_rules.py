@@ -7,10 +7,13 @@ constants shipped in the rules (80, 72; tests/test_shape_rule.c checks the libra
 over every count); a model that weighs nothing (0, 0) misses, so the check can fail.  On step
 11's fp32 M = 16 N T sweep (probe278 in bench/results/2026-11-28_nvidia-h100/probes), where
 the kernel runs two groups per SM, the fit must count rounds of two and name the fastest
-split at 12 of 13 shapes, where rounds of one group name it at no more than 8.  And save() keeps a
+split at 12 of 13 shapes, where rounds of one group name it at no more than 8; on step 7's
+M = 64 sweep (probe284), where 7 slices that leave a rest of K ran fastest, the fit must price
+that rest below the default and lose less than any model at the default.  And save() keeps a
 replaced rule's wide form only where the new rule runs the same tile.
 usage: test_tune_rules.py PATH/TO/tools"""
 import json
+import math
 import os
 import sys
 import tempfile
@@ -45,11 +48,12 @@ def expect(ok, what):
 
 per_shape = [{S: (t, blocks) for S, t in times.items()} for _, _, blocks, times in MEASURED]
 shapes = [shape for _, shape, _, _ in MEASURED]
-L, P, G = tune_rules.fit_split_model(per_shape, shapes, CUS)
-expect(L > 0 and G == 1, 'the fit finds a model (slice_k %d, partial_k %d, groups %d)' % (L, P, G))
+L, P, G, R = tune_rules.fit_split_model(per_shape, shapes, CUS)
+expect(L > 0 and G == 1, 'the fit finds a model (slice_k %d, partial_k %d, groups %d, rest %g)'
+       % (L, P, G, R))
 for (name, (N, K), _, times), runs in zip(MEASURED, per_shape):
     fastest = min(times, key=times.get)
-    fitted = tune_rules.rounds_choice(runs, K, CUS, L, P)
+    fitted = tune_rules.rounds_choice(runs, K, CUS, L, P, False, G, R)
     shipped = tune_rules.rounds_choice(runs, K, CUS, 80, 72)
     expect(fitted == fastest and shipped == fastest,
            '%s: the fit and the shipped rule name %d and %d slices, the fastest %d' %
@@ -98,7 +102,7 @@ SKINNY = [
 ]
 sk_runs = [{S: (t, (N + 63) // 64) for S, t in times.items()} for (N, K), times in SKINNY]
 sk_shapes = [shape for shape, _ in SKINNY]
-L, P, G = tune_rules.fit_split_model(sk_runs, sk_shapes, CUS, in_launch=True)
+L, P, G, _ = tune_rules.fit_split_model(sk_runs, sk_shapes, CUS, in_launch=True)
 
 
 def hits(groups, slice_k, partial_k):
@@ -110,6 +114,54 @@ one = max(hits(1, l, p) for l in range(0, 513, 32) for p in tune_rules.FIT_PARTI
 expect(G == 2 and hits(G, L, P) >= 12 and one <= 8,
        'step 11 at M = 16: rounds of %d groups per CU (slice_k %d, partial_k %d) name the '
        'fastest split at %d of 13 shapes; rounds of one at most %d' % (G, L, P, hits(G, L, P), one))
+# Step 7 at 16 < M <= 64 (64-row blocks, the slices' sum a second launch), splits 2 to 32,
+# ms (probe284 in bench/results/2026-11-28_nvidia-h100/probes, the faster of two rounds):
+# 7 slices, which leave a rest of K at K = 4096 and 8192, ran fastest at 10 of 12 shapes.
+STEP7 = [
+    ('NN', (9216, 14336), 48, {2: 764.3, 4: 767.5, 7: 449.3, 8: 585.5, 12: 537.3, 16: 501.9,
+                               24: 493.3, 28: 479.7, 32: 479.0}),
+    ('NN', (4096, 14336), 64, {2: 419.1, 4: 217.2, 7: 229.9, 8: 202.9, 12: 221.4, 16: 211.5,
+                               24: 232.7, 28: 227.3, 32: 230.7}),
+    ('NN', (7168, 4096), 64, {2: 130.3, 4: 123.1, 7: 122.4, 8: 128.0, 12: 140.8, 16: 127.9,
+                              24: 157.7, 28: 153.9, 32: 151.9}),
+    ('NN', (9216, 8192), 64, {2: 442.1, 4: 347.3, 7: 272.0, 8: 295.4, 12: 292.1, 16: 280.1,
+                              24: 309.5, 28: 311.3, 32: 303.4}),
+    ('NN', (18944, 4096), 64, {2: 343.8, 4: 292.9, 7: 289.5, 8: 301.6, 12: 311.2, 16: 305.4,
+                               24: 359.7, 28: 358.9, 32: 358.7}),
+    ('NN', (18944, 14336), 64, {2: 1161.7, 4: 963.2, 7: 886.5, 8: 962.2, 12: 937.9,
+                                16: 903.9, 24: 947.8, 28: 951.4, 32: 951.2}),
+    ('NT', (9216, 14336), 48, {2: 953.9, 4: 671.0, 7: 504.1, 8: 770.0, 12: 601.0, 16: 613.2,
+                               24: 581.4, 28: 528.8, 32: 546.0}),
+    ('NT', (4096, 14336), 64, {2: 615.8, 4: 327.4, 7: 258.3, 8: 230.8, 12: 228.5, 16: 219.8,
+                               24: 269.4, 28: 256.6, 32: 234.5}),
+    ('NT', (7168, 4096), 64, {2: 192.6, 4: 139.8, 7: 123.9, 8: 132.2, 12: 149.5, 16: 139.6,
+                              24: 155.6, 28: 154.2, 32: 156.5}),
+    ('NT', (9216, 8192), 64, {2: 496.5, 4: 365.2, 7: 284.7, 8: 333.6, 12: 333.6, 16: 315.5,
+                              24: 319.5, 28: 318.5, 32: 306.9}),
+    ('NT', (18944, 4096), 64, {2: 363.5, 4: 334.8, 7: 297.0, 8: 316.4, 12: 318.8, 16: 316.8,
+                               24: 345.3, 28: 351.5, 32: 347.5}),
+    ('NT', (18944, 14336), 64, {2: 1195.0, 4: 1081.7, 7: 916.1, 8: 1002.6, 12: 964.2,
+                                16: 925.1, 24: 952.3, 28: 955.1, 32: 949.9}),
+]
+st_runs = [{S: (t, (N + 127) // 128) for S, t in times.items()} for _, (N, K), _, times in STEP7]
+st_shapes = [shape for _, shape, _, _ in STEP7]
+
+
+def st_loss(L, P, G, R):
+    return sum(math.log(runs[tune_rules.rounds_choice(runs, K, CUS, L, P, False, G, R)][0] /
+                        min(t for t, _ in runs.values()))
+               for runs, (N, K) in zip(st_runs, st_shapes))
+
+
+fit = tune_rules.fit_split_model(st_runs, st_shapes, CUS)
+fixed = min(st_loss(L, P, G, tune_rules.SPLIT_UNEVEN_ROUNDS) for G in tune_rules.FIT_GROUPS
+            for P in tune_rules.FIT_PARTIAL_K[::2] for L in range(0, 513, 32))
+expect(fit[0] > 0 and fit[3] < tune_rules.SPLIT_UNEVEN_ROUNDS and
+       st_loss(*fit) < fixed - 0.1,
+       'step 7 at M = 64: the fit prices a rest of K at %g (slice_k %d, partial_k %d, groups '
+       '%d), %.1f%% behind the fastest against %.1f%% at the default 0.4' % (
+           fit[3], fit[0], fit[1], fit[2], 100 * (math.exp(st_loss(*fit) / 12) - 1),
+           100 * (math.exp(fixed / 12) - 1)))
 # A class measured again keeps its rule's hand-measured wide form where the new rule runs the
 # same tile, and drops it where the tile changed (tune_rules.keep_wide_form).
 base = {'device': 'D', 'driver': '1', 'purpose': 'tensor_core', 'dtype': 'bf16', 'trans': 'any',
@@ -125,5 +177,5 @@ with tempfile.TemporaryDirectory() as tmp:
                                 got[0].get('wide_round') == 1.5) == kept
         expect(ok, 'a re-tuned rule %s its wide form where its tile %s' %
                (('keeps', 'stays') if kept else ('drops', 'changed')))
-print('%d checks, %d failed' % (len(MEASURED) + 6, failed))
+print('%d checks, %d failed' % (len(MEASURED) + 7, failed))
 sys.exit(1 if failed else 0)

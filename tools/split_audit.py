@@ -127,15 +127,15 @@ def audit_rule(args, rule, cus):
 def model_loss(shapes, cus, in_launch, model):
     """Geomean of the model's count's time over the fastest, and the shapes where it named a
     count that was not timed."""
-    L, P, G = model
+    L, P, G, R = model
     loss, untimed = 0.0, []
     for s in shapes:
         runs = {S: (t, s['tiles']) for S, t in s['splits'].items()}
         every = {S: (0.0, s['tiles']) for S in range(1, min(32, s['K'] // 8) + 1)}
-        named = tune_rules.rounds_choice(every, s['K'], cus, L, P, in_launch, G)
+        named = tune_rules.rounds_choice(every, s['K'], cus, L, P, in_launch, G, R)
         if named not in runs:
             untimed.append('%dx%dx%d: %d' % (s['M'], s['N'], s['K'], named))
-            named = tune_rules.rounds_choice(runs, s['K'], cus, L, P, in_launch, G)
+            named = tune_rules.rounds_choice(runs, s['K'], cus, L, P, in_launch, G, R)
         loss += math.log(runs[named][0] / min(t for t, _ in runs.values()))
     return math.exp(loss / max(1, len(shapes))), untimed
 
@@ -203,7 +203,8 @@ def main(argv=None):
         report.append(entry)
         print('  the rule: %s behind the fastest split; %s' % (
             '%.1f%%' % (100 * (entry['rule_loss'] - 1)) if entry['rule_loss'] else 'n/a',
-            ('rounds model fitted on half the shapes (slice_k %d, partial_k %d, groups %d): '
+            ('rounds model fitted on half the shapes (slice_k %d, partial_k %d, groups %d, '
+             'rest %g): '
              '%.1f%% behind there, %.1f%% on the other half (the rule there: %s)%s' % (
                  *entry['fit'], 100 * (entry['fit_loss'] - 1), 100 * (entry['check_loss'] - 1),
                  '%.1f%%' % (100 * (entry['rule_check_loss'] - 1))

@@ -34,7 +34,7 @@ static bool read_rule(const json_object *o, shape_rule *r)
 {
     memset(r, 0, sizeof *r);
     char dtype[16], trans[8], trans_a[8] = "";
-    double m_max = 0, per_cu = 0, kmin = 0, slice_k = 0, partial_k = 0, groups = 1;
+    double m_max = 0, per_cu = 0, kmin = 0, slice_k = 0, partial_k = 0, groups = 1, rest = -1;
     if (!json_object_is_type(o, json_type_object) ||
         !get_string(o, "device", r->device, sizeof r->device) || !r->device[0] ||
         !get_string(o, "purpose", r->purpose, sizeof r->purpose) ||
@@ -45,7 +45,7 @@ static bool read_rule(const json_object *o, shape_rule *r)
         !get_number(o, "split_per_cu", &per_cu) || !get_number(o, "split_kmin", &kmin) ||
         !get_number(o, "split_slice_k", &slice_k) ||
         !get_number(o, "split_partial_k", &partial_k) ||
-        !get_number(o, "groups_per_cu", &groups) ||
+        !get_number(o, "groups_per_cu", &groups) || !get_number(o, "split_rest", &rest) ||
         !get_number(o, "wide_round", &r->wide_round))
         return false;
     json_object *v;
@@ -88,7 +88,7 @@ static bool read_rule(const json_object *o, shape_rule *r)
         m_max != floor(m_max) || !(per_cu >= 0 && per_cu <= 1e6) ||
         !(kmin >= 0 && kmin <= 2147483647.0) || !(slice_k >= 0 && slice_k <= 1e6) ||
         !(partial_k >= 0 && partial_k <= 1e6) || !(groups >= 1 && groups <= 64) ||
-        groups != floor(groups))
+        groups != floor(groups) || !(rest == -1 || (rest >= 0 && rest <= 100)))
         return false;
     r->m_max = (long)m_max;
     r->split_per_cu = per_cu;
@@ -96,6 +96,7 @@ static bool read_rule(const json_object *o, shape_rule *r)
     r->split_slice_k = slice_k;
     r->split_partial_k = partial_k;
     r->groups_per_cu = (int)groups;
+    r->split_rest = rest;
     return true;
 }
 
@@ -240,12 +241,14 @@ double shape_rule_split_cost(const shape_rule *r, unsigned compute_units, long t
     const long units = (long)compute_units * (r->groups_per_cu > 1 ? r->groups_per_cu : 1);
     const long rounds = (tiles * s + units - 1) / units;
     const bool second_launch = !uneven && s > 1 && !cuts_evenly(K, s);
+    /* the rule's own "split_rest" (parsed rules hold -1 without one), else the default */
+    const double rest_cost = r->split_rest >= 0 ? r->split_rest : SPLIT_UNEVEN_ROUNDS;
     /* The partial products: s of every block written, read back, C written once. */
     const double partials = s > 1 ? (double)(2 * s + 1) * (double)tiles * r->split_partial_k /
                                         ((double)units * (double)K)
                                   : 0.0;
     return (double)rounds / (double)s * (1.0 + (double)s * r->split_slice_k / (double)K) +
-           partials + (second_launch ? SPLIT_UNEVEN_ROUNDS : 0.0);
+           partials + (second_launch ? rest_cost : 0.0);
 }
 
 static int split_by_rounds(const shape_rule *r, unsigned compute_units, long tiles, long K,

@@ -32,7 +32,10 @@
  * 0.758 ms unsplit and 0.829 in 4 slices, probe170).  Its "groups_per_cu": G (default 1)
  * counts a round as G groups per compute unit, for a kernel that runs G at once (step 11's
  * fp32 N T at M <= 16 runs two: with one, no L and P named the fastest count at even half
- * of probe278's 13 widths and depths; with two, L = 256 and P = 160 name it at 12).  A rule may name a wider tile beside its
+ * of probe278's 13 widths and depths; with two, L = 256 and P = 160 name it at 12).  Its
+ * "split_rest": R (default 0.4, SPLIT_UNEVEN_ROUNDS in shape_rule.c) is what a count that
+ * leaves a rest of K, run as a second launch, costs in rounds where the kernel is not split
+ * in one launch.  A rule may name a wider tile beside its
  * own ("wide_params": parameters of the same step, "wide_round": W): a call runs it (unsplit,
  * or split by the rule's model with "wide_split": true) where its cost, W times what the
  * model charges its blocks, is below the rule's tile's at the split it chose
@@ -61,6 +64,7 @@ typedef struct shape_rule {
     double split_slice_k; /* > 0: split by rounds of blocks per compute unit (see above) */
     double split_partial_k; /* with split_slice_k: what moving the partial products costs */
     int groups_per_cu;  /* with split_slice_k: the kernel's groups one CU runs at once (1) */
+    double split_rest;  /* with split_slice_k: a rest of K's cost in rounds (< 0: the default) */
     char wide_params[160]; /* "": none; else a wider tile's form (see shape_rule_wide) */
     double wide_round;  /* with wide_params: its round's cost in the rule's unsplit rounds */
     bool wide_split;    /* the wide form splits K as the rule does ("wide_split": true) */
