@@ -76,7 +76,8 @@ for step in "$@"; do
     audit*)  # tools/split_audit.py: every split of the rules that split, beside what they run
         only=${step#audit}; only=${only#:}
         timeout "$left" python3 tools/split_audit.py --clgemm "$clgemm" --device "$device" \
-            ${only:+--only "${only//+/,}"} --json "$out/audit.json" > "$log" 2>&1 || status=1 ;;
+            ${only:+--only "${only//+/,}"} --time-limit $(( left - 120 )) \
+            --json "$out/audit.json" > "$log" 2>&1 || status=1 ;;
     test:*)
         CLGEMM_TEST_DEVICE=$device timeout "$left" "build-gpu/tests/test_${step#test:}" \
             > "$log" 2>&1 || status=1 ;;

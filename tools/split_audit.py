@@ -11,8 +11,10 @@ H100's rules; the output is what a change to tuning/ quotes.
 usage: tools/split_audit.py [--clgemm build/clgemm] [--device SPEC] [--tuning FILE]
            [--only PURPOSE:DTYPE:TRANS:M_MAX,...] [--max-m 64] [--widths 2048,4096,...]
            [--depths 4096,14336] [--splits 1,2,3,4,5,6,8,12,16] [--rounds 2] [--iters 30]
-           [--json FILE]
-Every run is verified by clgemm; a split that fails or is refused is left out."""
+           [--time-limit S] [--json FILE]
+Every run is verified by clgemm; a split that fails or is refused is left out.  A rule takes
+about 18 runs of clgemm per round on a GPU (a minute or two): --only or --time-limit (no rule
+is started after S seconds; the report holds those done) keeps a command within its limit."""
 import argparse
 import json
 import math
@@ -20,6 +22,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tune_rules  # noqa: E402
@@ -163,8 +166,10 @@ def main(argv=None):
     ap.add_argument('--splits', default='1,2,3,4,5,6,8,12,16')
     ap.add_argument('--rounds', type=int, default=2)
     ap.add_argument('--iters', type=int, default=30)
+    ap.add_argument('--time-limit', type=float, default=0)
     ap.add_argument('--json', default='')
     args = ap.parse_args(argv)
+    started = time.time()
     for key in ('widths', 'depths', 'splits'):
         try:
             setattr(args, key, [int(v) for v in getattr(args, key).split(',') if v])
@@ -181,6 +186,9 @@ def main(argv=None):
     print('%s, %d compute units: %d rule(s) to audit' % (device, cus, len(rules)), flush=True)
     report = []
     for rule in rules:
+        if args.time_limit and time.time() - started > args.time_limit:
+            print('time limit: %d rule(s) left unaudited' % (len(rules) - len(report)))
+            break
         print('%s %s %s M <= %d: %s:%s' % (rule['purpose'], rule['dtype'], rule['trans'],
                                            rule['m_max'], rule['algorithm'], rule['params']),
               flush=True)
