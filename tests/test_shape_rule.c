@@ -211,7 +211,7 @@ static void test_parse_and_lookup(void)
     EXPECT(x && shape_rule_split(x, 132, 56, 4096, false) == 7);
     EXPECT(x && shape_rule_split(x, 132, 148, 4096, false) == 8);
     shape_rule plain = x ? *x : (shape_rule){ 0 };
-    plain.split_rest = -1; /* as parsed without the field */
+    plain.has_split_rest = false; /* as parsed without the field */
     EXPECT(x && shape_rule_split(&plain, 132, 56, 4096, false) == 4);
     /* The wide form (shape_rule_wide): unsplit rounds of the wider tile, each 1.25 of the
      * rule's, against the rule's tile at its split; the H100's TF32 N T at M <= 512 in

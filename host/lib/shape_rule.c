@@ -97,6 +97,7 @@ static bool read_rule(const json_object *o, shape_rule *r)
     r->split_partial_k = partial_k;
     r->groups_per_cu = (int)groups;
     r->split_rest = rest;
+    r->has_split_rest = rest >= 0;
     return true;
 }
 
@@ -241,8 +242,7 @@ double shape_rule_split_cost(const shape_rule *r, unsigned compute_units, long t
     const long units = (long)compute_units * (r->groups_per_cu > 1 ? r->groups_per_cu : 1);
     const long rounds = (tiles * s + units - 1) / units;
     const bool second_launch = !uneven && s > 1 && !cuts_evenly(K, s);
-    /* the rule's own "split_rest" (parsed rules hold -1 without one), else the default */
-    const double rest_cost = r->split_rest >= 0 ? r->split_rest : SPLIT_UNEVEN_ROUNDS;
+    const double rest_cost = r->has_split_rest ? r->split_rest : SPLIT_UNEVEN_ROUNDS;
     /* The partial products: s of every block written, read back, C written once. */
     const double partials = s > 1 ? (double)(2 * s + 1) * (double)tiles * r->split_partial_k /
                                         ((double)units * (double)K)

@@ -64,7 +64,8 @@ typedef struct shape_rule {
     double split_slice_k; /* > 0: split by rounds of blocks per compute unit (see above) */
     double split_partial_k; /* with split_slice_k: what moving the partial products costs */
     int groups_per_cu;  /* with split_slice_k: the kernel's groups one CU runs at once (1) */
-    double split_rest;  /* with split_slice_k: a rest of K's cost in rounds (< 0: the default) */
+    double split_rest;  /* with split_slice_k and has_split_rest: a rest of K's cost in rounds */
+    bool has_split_rest; /* false (a rule without "split_rest"): SPLIT_UNEVEN_ROUNDS */
     char wide_params[160]; /* "": none; else a wider tile's form (see shape_rule_wide) */
     double wide_round;  /* with wide_params: its round's cost in the rule's unsplit rounds */
     bool wide_split;    /* the wide form splits K as the rule does ("wide_split": true) */
