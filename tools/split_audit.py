@@ -3,9 +3,9 @@
 or split_slice_k) at small M, time every split of the rule's own kernel at a set of widths and
 depths, beside what the purpose runs there (auto, tensor_core, ...), and say how far the
 rule's count is from the fastest; then fit the rounds model (tools/tune_rules.py's
-fit_split_model: split_slice_k, split_partial_k, groups_per_cu) on half the shapes and check
-it on the other half, so that a rule is replaced only by a model that held where it was not
-fitted.  This is how probes 278-284 (bench/results/2026-11-28_nvidia-h100/probes) audited the
+fit_split_model: split_slice_k, split_partial_k, groups_per_cu, split_rest) on half the
+shapes and check it on the other half, so that a rule is replaced only by a model that held
+where it was not fitted.  This is how probes 278-284 (bench/results/2026-11-28_nvidia-h100/probes) audited the
 H100's rules; the output is what a change to tuning/ quotes.
 
 usage: tools/split_audit.py [--clgemm build/clgemm] [--device SPEC] [--tuning FILE]
@@ -65,7 +65,8 @@ def clgemm(args, size, trans, extra, algos):
 
 def device_rules(args):
     """The device's name and the rules to audit: those of its tuning file(s) that split K,
-    single GEMMs (no batch rules) with m_max <= --max-m, or those --only names."""
+    single GEMMs with A stored M x K (no batch rules, none naming A's layout) with m_max <=
+    --max-m, or those --only names."""
     res = run_json(args, '8x8x8', 'NN', [], ['naive'])
     if res is None:
         return None, []
@@ -87,7 +88,7 @@ def device_rules(args):
         if only is not None:
             if name in only:
                 chosen.append(r)
-        elif (not r.get('batch') and r['m_max'] <= args.max_m and
+        elif (not r.get('batch') and not r.get('trans_a') and r['m_max'] <= args.max_m and
               (r.get('split_per_cu', 0) > 0 or r.get('split_slice_k', 0) > 0)):
             chosen.append(r)
     return device, chosen
@@ -103,7 +104,8 @@ def audit_rule(args, rule, cus):
     for K in args.depths:
         for N in args.widths:
             splits = [S for S in args.splits if K // S >= tune_rules.KSLICE_MIN or S == 1]
-            forms = {'%s:%s,SPLITK=%d' % (algo, params, S): S for S in splits}
+            forms = {'%s:%s' % (algo, tune_rules.join(params, 'SPLITK=%d' % S)): S
+                     for S in splits}
             best = {}
             chose = []
             for _ in range(args.rounds):  # rounds interleave the forms, the minimum of medians
