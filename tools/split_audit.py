@@ -221,7 +221,8 @@ def main(argv=None):
                  if entry['rule_check_loss'] else 'n/a',
                  '; untimed counts it names: ' + ', '.join(entry['check_untimed'])
                  if entry['check_untimed'] else ''))
-            if entry.get('fit_loss') else 'no rounds model within 2% on half the shapes'),
+            if entry.get('fit_loss') else 'no rounds model within 2% on half the shapes'
+            if 'fit' in entry else 'too few shapes to fit a model (4 or more)'),
             flush=True)
     if args.json:
         with open(args.json, 'w') as f:
