@@ -172,11 +172,16 @@ def main(argv=None):
     ap.add_argument('--json', default='')
     args = ap.parse_args(argv)
     started = time.time()
+    if args.rounds < 1 or args.iters < 1 or args.time_limit < 0 or args.max_m < 1:
+        ap.error('--rounds, --iters and --max-m take a count of 1 or more, --time-limit seconds')
     for key in ('widths', 'depths', 'splits'):
         try:
-            setattr(args, key, [int(v) for v in getattr(args, key).split(',') if v])
+            values = [int(v) for v in getattr(args, key).split(',') if v]
         except ValueError:
+            values = []
+        if not values or min(values) < 1:
             ap.error('--%s takes a comma-separated list of integers' % key)
+        setattr(args, key, values)
     device, rules = device_rules(args)
     if device is None:
         sys.stderr.write('split_audit: clgemm cannot run on --device %r\n' % args.device)
