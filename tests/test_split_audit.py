@@ -66,7 +66,7 @@ with tempfile.TemporaryDirectory() as tmp:
            'an --only that names no rule audits nothing and fails', p.stdout + p.stderr)
     p = audit('--widths', '64,x')
     expect(p.returncode == 2 and p.stderr.strip().splitlines()[-1].endswith(
-        '--widths takes a comma-separated list of integers'),
+        '--widths takes a comma-separated list of positive integers'),
         'a bad list fails with one line', p.stdout + p.stderr)
 print('3 checks, %d failed' % failed)
 sys.exit(1 if failed else 0)

@@ -180,7 +180,7 @@ def main(argv=None):
         except ValueError:
             values = []
         if not values or min(values) < 1:
-            ap.error('--%s takes a comma-separated list of integers' % key)
+            ap.error('--%s takes a comma-separated list of positive integers' % key)
         setattr(args, key, values)
     device, rules = device_rules(args)
     if device is None:
