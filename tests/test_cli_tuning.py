@@ -71,6 +71,14 @@ with tempfile.TemporaryDirectory() as tmp:
         note = 'FAILED: ' + out + err
     expect('2 groups at once on each: K in' in note and 'SPLITK=' in note,
            'a rounds rule of two groups per compute unit splits and says so', note)
+    # A malformed rule in the user's file is left out, and said so on stderr.
+    bad = dict(rounds, groups_per_cu=1.5)
+    json.dump({'format': 'clgemm-tuning-1', 'entries': [], 'rules': [rounds, bad]},
+              open(tuning, 'w'))
+    rc, out, err = run('--device', 'pocl', '--algo', 'naive', '--size', '8', '--iters', '1',
+                       '--quiet', '--no-baseline', env={'CLGEMM_TUNING_FILE': tuning})
+    expect(rc == 0 and 'ignored 1 malformed entry or rule' in err,
+           'a malformed rule in a tuning file is reported, not silently dropped', out + err)
     json.dump({'format': 'clgemm-tuning-1', 'entries': [], 'rules': [rule]}, open(tuning, 'w'))
 
     # Mirrored: a tall, narrow C (N <= 4 here) takes the rule of C^T's shape, SWAP turned over

@@ -101,7 +101,7 @@ static bool read_rule(const json_object *o, shape_rule *r)
     return true;
 }
 
-int shape_rules_parse(shape_rules *rules, const json_object *doc, int source)
+int shape_rules_parse(shape_rules *rules, const json_object *doc, int source, int *skipped)
 {
     json_object *list;
     if (!json_object_object_get_ex(doc, "rules", &list) ||
@@ -115,8 +115,11 @@ int shape_rules_parse(shape_rules *rules, const json_object *doc, int source)
     int taken = 0;
     for (size_t i = 0; i < n; i++) {
         shape_rule r;
-        if (!read_rule(json_object_array_get_idx(list, i), &r))
+        if (!read_rule(json_object_array_get_idx(list, i), &r)) {
+            if (skipped)
+                ++*skipped;
             continue;
+        }
         r.source = source;
         rules->items[rules->count++] = r;
         taken++;

@@ -79,9 +79,9 @@ typedef struct shape_rules {
     size_t count;
 } shape_rules;
 
-/* Appends the "rules" of one tuning document; a malformed rule is skipped.  Returns how many
- * were taken. */
-int shape_rules_parse(shape_rules *rules, const json_object *doc, int source);
+/* Appends the "rules" of one tuning document; a malformed rule is skipped (counted into
+ * *skipped where not NULL).  Returns how many were taken. */
+int shape_rules_parse(shape_rules *rules, const json_object *doc, int source, int *skipped);
 void shape_rules_free(shape_rules *rules);
 
 /* The rule for a call of M x N (NULL: none, the default choice).  A batch (batched) takes

@@ -98,6 +98,12 @@ static json_object *parse_document(const char *text, size_t len)
 
 int tuning_parse(tuning_db *db, const char *text, size_t len, int source)
 {
+    return tuning_parse_counted(db, text, len, source, NULL);
+}
+
+int tuning_parse_counted(tuning_db *db, const char *text, size_t len, int source,
+                         int *skipped)
+{
     json_object *doc = parse_document(text, len);
     if (!doc)
         return -1;
@@ -111,15 +117,18 @@ int tuning_parse(tuning_db *db, const char *text, size_t len, int source)
             db->items = grown;
             for (size_t i = 0; i < n && taken < INT_MAX; i++) {
                 tuning_entry t;
-                if (!read_entry(json_object_array_get_idx(entries, i), &t))
+                if (!read_entry(json_object_array_get_idx(entries, i), &t)) {
+                    if (skipped)
+                        ++*skipped;
                     continue;
+                }
                 t.source = source;
                 db->items[db->count++] = t;
                 taken++;
             }
         }
     }
-    shape_rules_parse(&db->rules, doc, source);
+    shape_rules_parse(&db->rules, doc, source, skipped);
     json_object_put(doc);
     return taken;
 }
@@ -145,11 +154,17 @@ static void load_file(const char *path)
     if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) > 0 && size < (64 << 20) &&
         fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)size)) &&
         fread(text, 1, (size_t)size, f) == (size_t)size) {
-        if (tuning_parse(&global, text, (size_t)size, 0) < 0)
+        int skipped = 0;
+        if (tuning_parse_counted(&global, text, (size_t)size, 0, &skipped) < 0)
             fprintf(stderr,
                     "clgemm: warning: %s is not a clgemm tuning file (or not valid JSON); "
                     "ignored\n",
                     path);
+        else if (skipped > 0) /* a field missing or out of range (host/lib/shape_rule.h) */
+            fprintf(stderr,
+                    "clgemm: warning: %s: ignored %d malformed %s (a field missing or out of "
+                    "range)\n",
+                    path, skipped, skipped == 1 ? "entry or rule" : "entries or rules");
     }
     free(text);
     fclose(f);

@@ -32,6 +32,10 @@ typedef struct tuning_db {
  * one is skipped, never fatal; returns the number of entries taken, or -1 when the text is not a
  * tuning file (not one JSON object, or without "format": "clgemm-tuning-1"), taking none. */
 int tuning_parse(tuning_db *db, const char *text, size_t len, int source);
+/* The same, counting into *skipped (may be NULL) the entries and rules it left out as
+ * malformed, so that a user's file can say so. */
+int tuning_parse_counted(tuning_db *db, const char *text, size_t len, int source,
+                         int *skipped);
 void tuning_free(tuning_db *db);
 
 /* The process-wide database (loaded once). */
