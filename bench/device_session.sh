@@ -12,7 +12,8 @@
 #   audit[:RULES]    tools/split_audit.py (RULES as its --only, '+' between them: PURPOSE:
 #                    DTYPE:TRANS:M_MAX): every split of each small-M rule that splits K, beside
 #                    its own count, and a rounds model fitted on half the shapes, checked on
-#                    the rest; audit.log and audit.json (in the tarball's session/)
+#                    the rest; audit.log and audit.json (in the tarball's session/);
+#                    AUDIT_OPTIONS adds options (e.g. "--splits 1,2,3,4,5,6,7,8,12,16")
 #   test:NAME        build-gpu/tests/test_NAME alone
 #   tests            test_correctness quick and skinny, test_layouts full (emulated, then on the
 #                    matrix units themselves), test_bitwise full on the GPU; on NVIDIA
@@ -76,7 +77,7 @@ for step in "$@"; do
     audit*)  # tools/split_audit.py: every split of the rules that split, beside what they run
         only=${step#audit}; only=${only#:}
         timeout "$left" python3 tools/split_audit.py --clgemm "$clgemm" --device "$device" \
-            ${only:+--only "${only//+/,}"} --time-limit $(( left - 120 )) \
+            ${only:+--only "${only//+/,}"} --time-limit $(( left - 120 )) ${AUDIT_OPTIONS:-} \
             --json "$out/audit.json" > "$log" 2>&1 || status=1 ;;
     test:*)
         CLGEMM_TEST_DEVICE=$device timeout "$left" "build-gpu/tests/test_${step#test:}" \
