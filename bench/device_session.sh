@@ -77,7 +77,7 @@ for step in "$@"; do
     audit*)  # tools/split_audit.py: every split of the rules that split, beside what they run
         only=${step#audit}; only=${only#:}
         timeout "$left" python3 tools/split_audit.py --clgemm "$clgemm" --device "$device" \
-            ${only:+--only "${only//+/,}"} --time-limit $(( left - 120 )) ${AUDIT_OPTIONS:-} \
+            ${only:+--only "${only//+/,}"} --time-limit $(( left > 180 ? left - 120 : 60 )) ${AUDIT_OPTIONS:-} \
             --json "$out/audit.json" > "$log" 2>&1 || status=1 ;;
     test:*)
         CLGEMM_TEST_DEVICE=$device timeout "$left" "build-gpu/tests/test_${step#test:}" \
