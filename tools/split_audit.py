@@ -20,7 +20,6 @@ import json
 import math
 import os
 import re
-import subprocess
 import sys
 import time
 
@@ -33,21 +32,9 @@ DTYPE_ARGS = {'f32': [], 'f16': ['--dtype', 'f16', '--out', 'f16'],
 
 
 def run_json(args, size, trans, extra, algos):
-    """The first result of one clgemm run (None where it failed)."""
-    cmd = [args.clgemm, '--device', args.device, '--size', size, '--trans', trans,
-           '--format', 'json', '--quiet', '--iters', str(args.iters), '--no-baseline'] + extra
-    for a in algos:
-        cmd += ['--algo', a]
-    env = dict(os.environ)
-    if args.tuning:
-        env['CLGEMM_TUNING_FILE'] = args.tuning
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
-    try:
-        return json.loads(p.stdout)['results'][0]
-    except (ValueError, KeyError, IndexError):
-        sys.stderr.write('split_audit: clgemm failed (exit %d): %s\n' % (p.returncode,
-                                                                         p.stderr[-300:]))
-        return None
+    """The first result of one clgemm run under the rules audited (None where it failed)."""
+    return tune_rules.run_clgemm(args, size, trans, extra, algos, tuning=args.tuning,
+                                 who='split_audit')
 
 
 def clgemm(args, size, trans, extra, algos):
@@ -77,8 +64,9 @@ def device_rules(args):
     rules = []
     for path in files:
         try:
-            rules += [r for r in json.load(open(path)).get('rules', [])
-                      if r.get('device') in (device, '*')]
+            with open(path) as f:
+                rules += [r for r in json.load(f).get('rules', [])
+                          if r.get('device') in (device, '*')]
         except (OSError, ValueError):
             continue
     only = [tuple(o.split(':')) for o in args.only.split(',')] if args.only else None
@@ -94,7 +82,7 @@ def device_rules(args):
     return device, chosen
 
 
-def audit_rule(args, rule, cus):
+def audit_rule(args, rule):
     """Every split of the rule's kernel and the purpose's own choice at each shape."""
     trans = 'NT' if rule['trans'] == 'any' else rule['trans']
     algo, params = rule['algorithm'], rule['params']
@@ -119,12 +107,12 @@ def audit_rule(args, rule, cus):
             if not best:
                 continue
             tiles = tune_rules.tiles_of(algo, params, trans, rule['dtype'], M, N)
+            own = min(chose)[:2] if chose else None  # (ms, slices): its faster round
             shapes.append({'M': M, 'N': N, 'K': K, 'tiles': tiles, 'splits': best,
-                           'chosen': min(chose)[:2] if chose else None,
-                           'same_kernel': bool(chose) and (algo + ':') in chose[0][2]})
+                           'chosen': own})
             print('  %dx%dx%d: fastest %d slices %.4f ms; %s' % (
                 M, N, K, min(best, key=best.get), min(best.values()),
-                'the rule: %d slices %.4f ms' % (chose[0][1], min(chose)[0]) if chose
+                'the rule: %d slices %.4f ms' % (own[1], own[0]) if own
                 else 'the purpose did not run'), flush=True)
     return shapes
 
@@ -146,7 +134,7 @@ def model_loss(shapes, cus, in_launch, model):
 
 
 def rule_loss(shapes):
-    """Geomean of the rule's own time over the fastest split's (where it ran that kernel)."""
+    """Geomean of what the purpose ran over the fastest split's time (where it ran)."""
     picked = [s for s in shapes if s['chosen']]
     if not picked:
         return None
@@ -186,10 +174,7 @@ def main(argv=None):
     if device is None:
         sys.stderr.write('split_audit: clgemm cannot run on --device %r\n' % args.device)
         return 1
-    listing = subprocess.run([args.clgemm, '--list-devices'], capture_output=True, text=True)
-    line = next((l for l in listing.stdout.splitlines() if device in l), '')
-    m = re.search(r'(\d+) CUs', line)
-    cus = int(m.group(1)) if m else 1
+    cus = tune_rules.compute_units(args, device)
     print('%s, %d compute units: %d rule(s) to audit' % (device, cus, len(rules)), flush=True)
     report = []
     for rule in rules:
@@ -199,7 +184,7 @@ def main(argv=None):
         print('%s %s %s M <= %d: %s:%s' % (rule['purpose'], rule['dtype'], rule['trans'],
                                            rule['m_max'], rule['algorithm'], rule['params']),
               flush=True)
-        shapes = audit_rule(args, rule, cus)
+        shapes = audit_rule(args, rule)
         in_launch = rule['algorithm'] in tune_rules.SPLIT_IN_LAUNCH
         entry = {'rule': {k: rule[k] for k in ('purpose', 'dtype', 'trans', 'm_max',
                                                'algorithm', 'params')},

@@ -133,19 +133,36 @@ def tiles_of(algo, params, trans, dtype, M, N):
     return math.ceil(M / bm) * math.ceil(N / bn)
 
 
-def run(args, size, trans, dtype, algos):
-    cmd = [args.clgemm, '--device', args.device, '--size', size, '--trans', trans, '--dtype',
-           dtype, '--format', 'json', '--quiet', '--iters', str(args.iters), '--warmup', '2',
-           '--no-baseline']
+def run_clgemm(args, size, trans, extra, algos, tuning=os.devnull, who='tune_rules'):
+    """The first result of one clgemm run on args.device (args.clgemm, args.iters), its
+    options extra and algorithms algos, under the tuning file tuning (by default none: what
+    is measured is the kernels, not the rules); None where it failed, said on stderr."""
+    cmd = [args.clgemm, '--device', args.device, '--size', size, '--trans', trans,
+           '--format', 'json', '--quiet', '--iters', str(args.iters), '--warmup', '2',
+           '--no-baseline'] + list(extra)
     for a in algos:
         cmd += ['--algo', a]
-    env = dict(os.environ, CLGEMM_TUNING_FILE=os.devnull)
+    env = dict(os.environ, CLGEMM_TUNING_FILE=tuning) if tuning else dict(os.environ)
     p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
     try:
-        res = json.loads(p.stdout)['results'][0]
+        return json.loads(p.stdout)['results'][0]
     except (ValueError, KeyError, IndexError):
-        sys.stderr.write('tune_rules: clgemm failed (exit %d): %s\n' % (p.returncode,
-                                                                        p.stderr[-400:]))
+        sys.stderr.write('%s: clgemm failed (exit %d): %s\n' % (who, p.returncode,
+                                                                p.stderr[-400:]))
+        return None
+
+
+def compute_units(args, device):
+    """The device's compute units, from its line of clgemm --list-devices (1 where none)."""
+    listing = subprocess.run([args.clgemm, '--list-devices'], capture_output=True, text=True)
+    line = next((l for l in listing.stdout.splitlines() if device in l), '')
+    m = re.search(r'(\d+) CUs', line)
+    return int(m.group(1)) if m else 1
+
+
+def run(args, size, trans, dtype, algos):
+    res = run_clgemm(args, size, trans, ['--dtype', dtype], algos)
+    if res is None:
         return None, {}
     return res, {r['algorithm']: r['ms_min'] for r in res['rows']
                  if r['status'] == 'ok' and r.get('ms_min')}
@@ -274,15 +291,15 @@ def fit_split_model(per_shape, shapes, cus, in_launch=False):
     rounds as several groups per CU is what step 11's small-M rules needed (probes 278-282:
     with one, no slice_k and partial_k came near)."""
     losses = {}
+    fastest = [min(t for t, _ in runs.values()) for runs in per_shape]
     for R in (FIT_REST[:1] if in_launch else FIT_REST):
         for G in FIT_GROUPS:
             for P in FIT_PARTIAL_K:
                 for L in range(0, 513, 16):
                     loss = 0.0
-                    for runs, (N, K) in zip(per_shape, shapes):
-                        fastest = min(t for t, _ in runs.values())
+                    for runs, (N, K), best in zip(per_shape, shapes, fastest):
                         named = rounds_choice(runs, K, cus, L, P, in_launch, G, R)
-                        loss += math.log(runs[named][0] / fastest)
+                        loss += math.log(runs[named][0] / best)
                     losses[(G, R, L, P)] = round(loss, 6)
     best = min(losses.values())
     if best > len(shapes) * math.log(1.02):
@@ -359,7 +376,6 @@ def main(argv=None):
     ap.add_argument('--time-limit', type=float, default=0)
     args = ap.parse_args(argv)
     started = time.time()
-    p = subprocess.run([args.clgemm, '--list-devices'], capture_output=True, text=True)
     cus = 0
     rules, measured, device, driver = [], [], None, None
     jobs = []
@@ -383,9 +399,7 @@ def main(argv=None):
                     if res is None:
                         return 1
                     device, driver = res['device'], res['driver']
-                    line = next((l for l in p.stdout.splitlines() if device in l), '')
-                    m = re.search(r'(\d+) CUs', line)
-                    cus = int(m.group(1)) if m else 1
+                    cus = compute_units(args, device)
                 rule, scored = tune_class(args, purpose, cdtype, rdtype, bases, trans, m_max, M,
                                           cus)
                 if scored:
