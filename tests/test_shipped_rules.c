@@ -58,7 +58,7 @@ static void test_shipped_choices(void)
     for (const struct embedded_kernel *k = embedded_tuning; k->name; k++)
         EXPECT(tuning_parse(&db, k->source, strlen(k->source), 1) >= 0);
     const shape_rules *r = &db.rules;
-    const char *h100 = "NVIDIA H100 80GB HBM3";
+    const char *h100 = "NVIDIA H100 80GB HBM3", *h200 = "NVIDIA H200";
     /* fp32 N T: swapped from M = 121 (probe181: 128 x 28672 x 4096 0.861 -> 0.757 ms), B^T
      * read in place up to M = 120 (probes 181-182: 112 x 4096 x 4096 0.130 against 0.139
      * swapped, 120 x 4096 x 4096 0.131 against 0.139). */
@@ -265,34 +265,45 @@ static void test_shipped_choices(void)
      * of 32).  Step 7 at 16 < M <= 64 (a reduction launch after, probes 283-284), three
      * groups per SM: 64 x 4096 x 4096 (32 blocks) in 8, 64 x 8192 x 4096 (64) in 4,
      * 64 x 18944 x 4096 N T (148) in 8, where 7 ran 6% faster and 2.9 per CU gave 2 (+22%). */
-    static const struct {
-        const char *purpose, *algorithm;
+    const struct {
+        const char *gpu, *purpose, *algorithm;
         int dtype;
         bool trans_b;
         long M, tiles, K;
         int split;
-    } rounds[] = { { "auto", "skinny", CLGEMM_F32, true, 16, 32, 4096, 8 },
-                   { "auto", "skinny", CLGEMM_F32, true, 16, 172, 14336, 3 },
-                   { "auto", "skinny", CLGEMM_F32, true, 4, 32, 4096, 4 },
-                   { "auto", "skinny", CLGEMM_F32, false, 4, 64, 4096, 2 },
-                   { "tensor_core", "skinny", CLGEMM_BF16, false, 1, 64, 4096, 4 },
-                   { "tensor_core", "skinny", CLGEMM_F16, false, 1, 16, 8192, 8 },
-                   { "tensor_core", "skinny", CLGEMM_F32, false, 1, 128, 4096, 2 },
-                   { "auto", "skinny", CLGEMM_F32, false, 1, 128, 4096, 2 },
-                   { "auto", "warp_tiled", CLGEMM_F32, false, 64, 32, 4096, 8 },
-                   { "auto", "warp_tiled", CLGEMM_F32, true, 64, 32, 4096, 8 },
-                   { "auto", "warp_tiled", CLGEMM_F32, false, 64, 64, 4096, 4 },
-                   { "auto", "warp_tiled", CLGEMM_F32, true, 64, 148, 4096, 8 } };
+    } rounds[] = { { h100, "auto", "skinny", CLGEMM_F32, true, 16, 32, 4096, 8 },
+                   { h100, "auto", "skinny", CLGEMM_F32, true, 16, 172, 14336, 3 },
+                   { h100, "auto", "skinny", CLGEMM_F32, true, 4, 32, 4096, 4 },
+                   { h100, "auto", "skinny", CLGEMM_F32, false, 4, 64, 4096, 2 },
+                   { h100, "tensor_core", "skinny", CLGEMM_BF16, false, 1, 64, 4096, 4 },
+                   { h100, "tensor_core", "skinny", CLGEMM_F16, false, 1, 16, 8192, 8 },
+                   { h100, "tensor_core", "skinny", CLGEMM_F32, false, 1, 128, 4096, 2 },
+                   { h100, "auto", "skinny", CLGEMM_F32, false, 1, 128, 4096, 2 },
+                   { h100, "auto", "warp_tiled", CLGEMM_F32, false, 64, 32, 4096, 8 },
+                   { h100, "auto", "warp_tiled", CLGEMM_F32, true, 64, 32, 4096, 8 },
+                   { h100, "auto", "warp_tiled", CLGEMM_F32, false, 64, 64, 4096, 4 },
+                   { h100, "auto", "warp_tiled", CLGEMM_F32, true, 64, 148, 4096, 8 },
+                   /* The H200's M = 1 N N rules, the H100's 16-bit model (its split audit):
+                    * bf16 1 x 4096 x 4096 in 4 (3.88 per SM: 8, +30%), 1 x 14336 x 4096
+                    * (224 blocks of 64) unsplit (2, +36%); fp32 and TF32 (blocks of 32)
+                    * 1 x 6144 x 4096 unsplit (TF32's 7.76: 5, +17%), 1 x 14336 x 14336 in 2
+                    * (auto's 1.94: 1, +13%). */
+                   { h200, "tensor_core", "skinny", CLGEMM_BF16, false, 1, 64, 4096, 4 },
+                   { h200, "tensor_core", "skinny", CLGEMM_BF16, false, 1, 224, 4096, 1 },
+                   { h200, "tensor_core", "skinny", CLGEMM_F32, false, 1, 192, 4096, 1 },
+                   { h200, "tensor_core", "skinny", CLGEMM_F32, false, 1, 448, 14336, 2 },
+                   { h200, "auto", "skinny", CLGEMM_F32, false, 1, 448, 14336, 2 },
+                   { h200, "tensor_core_tf32x3", "skinny", CLGEMM_F32, false, 1, 448, 14336, 2 } };
     for (size_t i = 0; i < sizeof rounds / sizeof rounds[0]; i++) {
-        x = shape_rule_lookup(r, h100, "", rounds[i].purpose, rounds[i].dtype, false,
+        x = shape_rule_lookup(r, rounds[i].gpu, "", rounds[i].purpose, rounds[i].dtype, false,
                               rounds[i].trans_b, false, rounds[i].M, 4096);
         const bool in_launch = strcmp(rounds[i].algorithm, "skinny") == 0;
         const int got = x && strcmp(x->algorithm, rounds[i].algorithm) == 0
                             ? shape_rule_split(x, 132, rounds[i].tiles, rounds[i].K, in_launch)
                             : -1;
         if (got != rounds[i].split)
-            printf("FAIL %s %s M = %ld, %ld blocks, K = %ld: %d slices, probes 278-284 %d\n",
-                   rounds[i].purpose, clgemm_dtype_name((clgemm_dtype)rounds[i].dtype),
+            printf("FAIL %s %s %s M = %ld, %ld blocks, K = %ld: %d slices, measured fastest %d\n",
+                   rounds[i].gpu, rounds[i].purpose, clgemm_dtype_name((clgemm_dtype)rounds[i].dtype),
                    rounds[i].M, rounds[i].tiles, rounds[i].K, got, rounds[i].split);
         failures += got != rounds[i].split;
     }
