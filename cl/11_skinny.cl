@@ -60,7 +60,9 @@
  *   UNROLL  blocks of k whose loads of B are issued before the first is used
  *   AL      0: A is read through the cache; else it is staged in local memory, AL values
  *           of k (a multiple of KT * VEC) of all BM rows at a time, and read there
- * BN, the columns per group: NT WG·RN/KT, NN WG·VEC/KT. */
+ * BN, the columns per group: NT WG·RN/KT, NN WG·VEC/KT.  The host's own parameters: SPLITK
+ * (slices of K, summed in this launch: skinny_ksplit.h) and, on NVIDIA, MAXNREG (a register
+ * cap: at 32 an SM holds four groups of 512, which the f16 N N kernel needs, docs/11_skinny.md). */
 #ifndef DTYPE
 #define DTYPE 0
 #endif

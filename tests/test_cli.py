@@ -160,13 +160,14 @@ expect(ok, '--dtype f16 without matrix units: tensor_core unsupported (why), JSO
 # MAXNREG (a register cap written into NVIDIA's PTX): out of range is a bad parameter, and off
 # NVIDIA the row says unsupported and why, never a silent build without the cap.
 rc, out, err = run('--device', 'pocl', '--algo', 'warp_tiled:MAXNREG=128', '--algo',
-                   'warp_tiled:MAXNREG=12', '--size', '24', '--iters', '1', '--format', 'json',
-                   '--quiet')
+                   'warp_tiled:MAXNREG=12', '--algo', 'skinny:MAXNREG=32', '--size', '24',
+                   '--iters', '1', '--format', 'json', '--quiet')
 try:
     rows = json.loads(out)['results'][0]['rows']
-    capped, bad = rows[0], rows[1]
+    capped, bad, skinny = rows[0], rows[1], rows[2]
     ok = (capped['status'] == 'unsupported' and 'not an NVIDIA device' in capped['note'] and
-          bad['status'].lower() == 'error' and '16 to 255' in bad['note'])
+          bad['status'].lower() == 'error' and '16 to 255' in bad['note'] and
+          skinny['status'] == 'unsupported' and 'not an NVIDIA device' in skinny['note'])
 except (ValueError, KeyError, IndexError) as exc:
     ok = False
     out += repr(exc)

@@ -256,6 +256,18 @@ static void test_shipped_choices(void)
                        x ? x->params : "no rule");
             failures += !ok;
         }
+    /* f16 at M = 1, B stored K x N, caps step 11's registers at 32 on both GPUs: unsplit,
+     * ptxas gave it 38, three groups of 512 per SM instead of four (probes 286-287 on the
+     * H200: 1 x 28672 x 4096 0.0840 -> 0.0584 ms). */
+    for (int g = 0; g < 2; g++) {
+        x = shape_rule_lookup(r, gpus[g], "", "tensor_core", CLGEMM_F16, false, false, false, 1,
+                              4096);
+        const bool capped = x && strstr(x->params, "MAXNREG=32") != NULL;
+        if (!capped)
+            printf("FAIL f16 N N at M = 1 on %s: %s, no register cap\n", gpus[g],
+                   x ? x->params : "no rule");
+        failures += !capped;
+    }
     /* Splits by rounds, the fastest measured count (or nearest the model came) at shapes
      * that split_per_cu got wrong.  Step 11 (one launch, probes 278-282): fp32 M <= 16 N T,
      * two groups per SM: 16 x 2048 x 4096 (32 blocks of 64) in 8, 16 x 11008 x 14336 (172)

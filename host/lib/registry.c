@@ -135,9 +135,9 @@ static const variant variants[] = {
      * or N x K (X W^T); a transposed A (small) is packed; C is stored element by element; a
      * split of K sums itself in the same launch (cl/skinny_ksplit.h). */
     { "skinny", DT_F32, NEED_NONE, "opencl", "11_skinny.cl", "gemm_skinny", CL12, "fp32",
-      SKINNY, "AL", LAUNCH_GROUPS, PREPASS_NONE, false, true, 4, TRANS_B | C_ANY, true },
+      SKINNY, "AL MAXNREG", LAUNCH_GROUPS, PREPASS_NONE, false, true, 4, TRANS_B | C_ANY, true },
     { "skinny", DT_16BIT, NEED_NONE, "opencl", "11_skinny.cl", "gemm_skinny", CL12, NULL,
-      SKINNY, "AL", LAUNCH_GROUPS, PREPASS_NONE, false, true, 8, TRANS_B | C_ANY, true },
+      SKINNY, "AL MAXNREG", LAUNCH_GROUPS, PREPASS_NONE, false, true, 8, TRANS_B | C_ANY, true },
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
