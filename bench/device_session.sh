@@ -7,7 +7,8 @@
 #
 #   tune[:PURPOSES][@CLASSES]  tools/tune.py --rules (PURPOSES as its --purposes, CLASSES as
 #                    its --classes, ',' or '+' between them) into $OUT/tuning.json, started
-#                    from the shipped tuning/ file (a second tune step adds to the first's);
+#                    from the shipped tuning/ file naming this device (none: from nothing;
+#                    a second tune step adds to the first's);
 #                    the later steps run with it (CLGEMM_TUNING_FILE)
 #   audit[:RULES]    tools/split_audit.py (RULES as its --only, '+' between them: PURPOSE:
 #                    DTYPE:TRANS:M_MAX): every split of each small-M rule that splits K, beside
@@ -56,6 +57,13 @@ echo "build $(elapsed) s" | tee "$out/times.txt"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/gpu.txt" 2>&1
 clgemm=build-gpu/clgemm
 device=${DEVICE:-nvidia}
+# The device's name as OpenCL gives it, which the shipped tuning files' entries carry.
+device_name() {
+    "$clgemm" --device "$device" --no-baseline --algo naive --size 8 --iters 1 --format json \
+        --quiet 2>/dev/null |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["results"][0]["device"])' \
+            2>/dev/null
+}
 status=0
 for step in "$@"; do
     if [ "$(elapsed)" -ge "$budget" ]; then
@@ -68,7 +76,11 @@ for step in "$@"; do
     tune*)
         purposes=${step#tune}; purposes=${purposes#:}
         classes=; [[ $purposes == *@* ]] && { classes=${purposes#*@}; purposes=${purposes%@*}; }
-        [ -f "$out/tuning.json" ] || cp "tuning/nvidia-h100.json" "$out/tuning.json"
+        if [ ! -f "$out/tuning.json" ]; then # start from the shipped file of this device
+            name=$(device_name)
+            start=$(grep -lF "\"device\": \"$name\"" tuning/*.json | head -1)
+            [ -n "$name" ] && [ -n "$start" ] && cp "$start" "$out/tuning.json"
+        fi
         timeout "$left" python3 tools/tune.py --rules --clgemm "$clgemm" --device "$device" \
             --out "$out/tuning.json" --time-limit "${TUNE_LIMIT:-$(( left - 30 ))}" \
             ${purposes:+--purposes "${purposes//+/,}"} ${classes:+--classes "${classes//+/,}"} \
