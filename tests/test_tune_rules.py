@@ -10,7 +10,8 @@ the kernel runs two groups per SM, the fit must count rounds of two and name the
 split at 12 of 13 shapes, where rounds of one group name it at no more than 8; on step 7's
 M = 64 sweep (probe284), where 7 slices that leave a rest of K ran fastest, the fit must price
 that rest below the default and lose less than any model at the default.  And save() keeps a
-replaced rule's wide form only where the new rule runs the same tile.
+replaced rule's wide form only where the new rule runs the same tile, and its register cap only
+where the new rule runs the same kernel and parameters.
 usage: test_tune_rules.py PATH/TO/tools"""
 import json
 import math
@@ -177,5 +178,18 @@ with tempfile.TemporaryDirectory() as tmp:
                                 got[0].get('wide_round') == 1.5) == kept
         expect(ok, 'a re-tuned rule %s its wide form where its tile %s' %
                (('keeps', 'stays') if kept else ('drops', 'changed')))
-print('%d checks, %d failed' % (len(MEASURED) + 7, failed))
+# ... and its register cap (MAXNREG, probes 286-287) where the kernel and its parameters stay,
+# dropping it where they changed (tune_rules.keep_register_cap).
+base = dict(base, algorithm='skinny', purpose='tensor_core', dtype='f16', trans='NN', m_max=1)
+with tempfile.TemporaryDirectory() as tmp:
+    path = os.path.join(tmp, 'tuning.json')
+    for params, kept in (('WG=512,KT=64,BM=1', True), ('WG=256,KT=64,BM=1', False)):
+        was = dict(base, params='WG=512,KT=64,BM=1,MAXNREG=32', note='old')
+        json.dump({'format': 'clgemm-tuning-1', 'entries': [], 'rules': [was]}, open(path, 'w'))
+        tune_rules.save(path, [dict(base, params=params)])
+        got = json.load(open(path))['rules']
+        ok = len(got) == 1 and got[0]['params'] == (params + ',MAXNREG=32' if kept else params)
+        expect(ok, 'a re-tuned rule %s its register cap where its kernel %s' %
+               (('keeps', 'stays') if kept else ('drops', 'changed')))
+print('%d checks, %d failed' % (len(MEASURED) + 9, failed))
 sys.exit(1 if failed else 0)

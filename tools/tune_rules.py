@@ -14,7 +14,7 @@ constants instead (split_slice_k, split_partial_k where the partial products' tr
 must be weighed, groups_per_cu where the kernel runs several groups per CU at once:
 fit_split_model).  A rule's wide form (wide_params, measured by hand against the rule's
 tile) survives a new measurement of its class where the tile stays the same
-(keep_wide_form).  Run by tools/tune.py --rules.
+(keep_wide_form), as is a register cap (keep_register_cap).  Run by tools/tune.py --rules.
 
 usage: tools/tune_rules.py [--clgemm build/clgemm] [--device SPEC] [--out FILE]
                            [--purposes auto,tensor_core,...] [--time-limit S]
@@ -338,6 +338,28 @@ def keep_wide_form(was, rule):
                           rule.get('params'), was['wide_params']))
 
 
+def keep_register_cap(was, rule):
+    """A register cap in a rule's parameters (MAXNREG=N) is measured by hand against the same
+    kernel uncapped (probes 286-287 in bench/results/2026-11-28_nvidia-h200: f16 step 11 at
+    38 registers held three groups per SM, capped at 32 four), and the tuner's sweep does not
+    try one.  A class measured again keeps the cap where the new rule runs the same kernel
+    with the same parameters, and drops it, saying so, where they changed."""
+    caps = [p for p in ((was or {}).get('params') or '').split(',') if p.startswith('MAXNREG=')]
+    if not caps or 'MAXNREG=' in (rule.get('params') or ''):
+        return
+    bare = ','.join(p for p in was['params'].split(',') if not p.startswith('MAXNREG='))
+    if was.get('algorithm') == rule.get('algorithm') and bare == rule.get('params'):
+        rule['params'] = join(rule['params'], caps[0])
+        kept = '%s kept from the rule this one replaces, which ran the same kernel' % caps[0]
+        rule['note'] = rule['note'] + '  ' + kept if rule.get('note') else kept
+    else:
+        sys.stderr.write('tune_rules: %s %s M <= %d: the kernel changed (%s:%s -> %s:%s), so '
+                         'the register cap %s measured on the old one is dropped\n' %
+                         (rule['purpose'], rule['dtype'], rule['m_max'], was.get('algorithm'),
+                          was.get('params'), rule.get('algorithm'), rule.get('params'),
+                          caps[0]))
+
+
 def save(out, rules, measured=()):
     """Merges the rules into the database at out: a class measured again replaces its rule,
     or drops it where the default choice won this time (measured: keys of the classes run)."""
@@ -355,6 +377,7 @@ def save(out, rules, measured=()):
     old = {key(r): r for r in doc.get('rules', [])}
     for r in rules:
         keep_wide_form(old.get(key(r)), r)
+        keep_register_cap(old.get(key(r)), r)
     doc['rules'] = [r for r in doc.get('rules', []) if key(r) not in new] + rules
     doc.setdefault('entries', [])
     if out:
