@@ -21,6 +21,7 @@ import tempfile
 
 sys.path.insert(0, sys.argv[1] if len(sys.argv) > 1 else
                 os.path.join(os.path.dirname(__file__), '..', 'tools'))
+import split_model  # noqa: E402
 import tune_rules  # noqa: E402
 
 CUS = 132
@@ -49,17 +50,17 @@ def expect(ok, what):
 
 per_shape = [{S: (t, blocks) for S, t in times.items()} for _, _, blocks, times in MEASURED]
 shapes = [shape for _, shape, _, _ in MEASURED]
-L, P, G, R = tune_rules.fit_split_model(per_shape, shapes, CUS)
+L, P, G, R = split_model.fit_split_model(per_shape, shapes, CUS)
 expect(L > 0 and G == 1, 'the fit finds a model (slice_k %d, partial_k %d, groups %d, rest %g)'
        % (L, P, G, R))
 for (name, (N, K), _, times), runs in zip(MEASURED, per_shape):
     fastest = min(times, key=times.get)
-    fitted = tune_rules.rounds_choice(runs, K, CUS, L, P, False, G, R)
-    shipped = tune_rules.rounds_choice(runs, K, CUS, 80, 72)
+    fitted = split_model.rounds_choice(runs, K, CUS, L, P, False, G, R)
+    shipped = split_model.rounds_choice(runs, K, CUS, 80, 72)
     expect(fitted == fastest and shipped == fastest,
            '%s: the fit and the shipped rule name %d and %d slices, the fastest %d' %
            (name, fitted, shipped, fastest))
-misses = sum(tune_rules.rounds_choice(runs, K, CUS, 0, 0) != min(times, key=times.get)
+misses = sum(split_model.rounds_choice(runs, K, CUS, 0, 0) != min(times, key=times.get)
              for (_, (N, K), _, times), runs in zip(MEASURED, per_shape))
 expect(misses > 0, 'a model that weighs nothing misses %d shapes' % misses)
 # The rest of K that a two-launch split leaves to a second launch (K = 1024 in 3 slices of
@@ -67,7 +68,7 @@ expect(misses > 0, 'a model that weighs nothing misses %d shapes' % misses)
 # model: 44 blocks on 132 CUs fill them in 3 slices, which a split in one launch takes and a
 # two-launch kernel leaves for the 2 that cut K evenly.
 runs = {S: (1.0, 44) for S in (1, 2, 3, 4)}
-two, one = (tune_rules.rounds_choice(runs, 1024, CUS, 0, 0, in_launch)
+two, one = (split_model.rounds_choice(runs, 1024, CUS, 0, 0, in_launch)
             for in_launch in (False, True))
 expect(two == 2 and one == 3, 'an uneven cut costs a two-launch split only (%d and %d slices, '
        'want 2 and 3)' % (two, one))
@@ -103,15 +104,15 @@ SKINNY = [
 ]
 sk_runs = [{S: (t, (N + 63) // 64) for S, t in times.items()} for (N, K), times in SKINNY]
 sk_shapes = [shape for shape, _ in SKINNY]
-L, P, G, _ = tune_rules.fit_split_model(sk_runs, sk_shapes, CUS, in_launch=True)
+L, P, G, _ = split_model.fit_split_model(sk_runs, sk_shapes, CUS, in_launch=True)
 
 
 def hits(groups, slice_k, partial_k):
-    return sum(tune_rules.rounds_choice(runs, K, CUS, slice_k, partial_k, True, groups) ==
+    return sum(split_model.rounds_choice(runs, K, CUS, slice_k, partial_k, True, groups) ==
                min(times, key=times.get) for ((N, K), times), runs in zip(SKINNY, sk_runs))
 
 
-one = max(hits(1, l, p) for l in range(0, 513, 32) for p in tune_rules.FIT_PARTIAL_K[::4])
+one = max(hits(1, l, p) for l in range(0, 513, 32) for p in split_model.FIT_PARTIAL_K[::4])
 expect(G == 2 and hits(G, L, P) >= 12 and one <= 8,
        'step 11 at M = 16: rounds of %d groups per CU (slice_k %d, partial_k %d) name the '
        'fastest split at %d of 13 shapes; rounds of one at most %d' % (G, L, P, hits(G, L, P), one))
@@ -149,15 +150,15 @@ st_shapes = [shape for _, shape, _, _ in STEP7]
 
 
 def st_loss(L, P, G, R):
-    return sum(math.log(runs[tune_rules.rounds_choice(runs, K, CUS, L, P, False, G, R)][0] /
+    return sum(math.log(runs[split_model.rounds_choice(runs, K, CUS, L, P, False, G, R)][0] /
                         min(t for t, _ in runs.values()))
                for runs, (N, K) in zip(st_runs, st_shapes))
 
 
-fit = tune_rules.fit_split_model(st_runs, st_shapes, CUS)
-fixed = min(st_loss(L, P, G, tune_rules.SPLIT_UNEVEN_ROUNDS) for G in tune_rules.FIT_GROUPS
-            for P in tune_rules.FIT_PARTIAL_K[::2] for L in range(0, 513, 32))
-expect(fit[0] > 0 and fit[3] < tune_rules.SPLIT_UNEVEN_ROUNDS and
+fit = split_model.fit_split_model(st_runs, st_shapes, CUS)
+fixed = min(st_loss(L, P, G, split_model.SPLIT_UNEVEN_ROUNDS) for G in split_model.FIT_GROUPS
+            for P in split_model.FIT_PARTIAL_K[::2] for L in range(0, 513, 32))
+expect(fit[0] > 0 and fit[3] < split_model.SPLIT_UNEVEN_ROUNDS and
        st_loss(*fit) < fixed - 0.1,
        'step 7 at M = 64: the fit prices a rest of K at %g (slice_k %d, partial_k %d, groups '
        '%d), %.1f%% behind the fastest against %.1f%% at the default 0.4' % (

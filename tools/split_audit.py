@@ -24,6 +24,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import split_model  # noqa: E402
 import tune_rules  # noqa: E402
 
 # What each purpose runs from the command line, by the rule's element type.
@@ -125,10 +126,10 @@ def model_loss(shapes, cus, in_launch, model):
     for s in shapes:
         runs = {S: (t, s['tiles']) for S, t in s['splits'].items()}
         every = {S: (0.0, s['tiles']) for S in range(1, min(32, s['K'] // 8) + 1)}
-        named = tune_rules.rounds_choice(every, s['K'], cus, L, P, in_launch, G, R)
+        named = split_model.rounds_choice(every, s['K'], cus, L, P, in_launch, G, R)
         if named not in runs:
             untimed.append('%dx%dx%d: %d' % (s['M'], s['N'], s['K'], named))
-            named = tune_rules.rounds_choice(runs, s['K'], cus, L, P, in_launch, G, R)
+            named = split_model.rounds_choice(runs, s['K'], cus, L, P, in_launch, G, R)
         loss += math.log(runs[named][0] / min(t for t, _ in runs.values()))
     return math.exp(loss / max(1, len(shapes))), untimed
 
@@ -185,13 +186,13 @@ def main(argv=None):
                                            rule['m_max'], rule['algorithm'], rule['params']),
               flush=True)
         shapes = audit_rule(args, rule)
-        in_launch = rule['algorithm'] in tune_rules.SPLIT_IN_LAUNCH
+        in_launch = rule['algorithm'] in split_model.SPLIT_IN_LAUNCH
         entry = {'rule': {k: rule[k] for k in ('purpose', 'dtype', 'trans', 'm_max',
                                                'algorithm', 'params')},
                  'shapes': shapes, 'rule_loss': rule_loss(shapes)}
         half = [shapes[0::2], shapes[1::2]]
         if len(shapes) >= 4:
-            fit = tune_rules.fit_split_model(
+            fit = split_model.fit_split_model(
                 [{S: (t, s['tiles']) for S, t in s['splits'].items()} for s in half[0]],
                 [(s['N'], s['K']) for s in half[0]], cus, in_launch)
             entry['fit'] = fit
