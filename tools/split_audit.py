@@ -124,7 +124,7 @@ def model_loss(shapes, cus, in_launch, model):
     L, P, G, R = model
     loss, untimed = 0.0, []
     for s in shapes:
-        runs = {S: (t, s['tiles']) for S, t in s['splits'].items()}
+        runs = runs_of(s)
         every = {S: (0.0, s['tiles']) for S in range(1, min(32, s['K'] // 8) + 1)}
         named = split_model.rounds_choice(every, s['K'], cus, L, P, in_launch, G, R)
         if named not in runs:
@@ -132,6 +132,30 @@ def model_loss(shapes, cus, in_launch, model):
             named = split_model.rounds_choice(runs, s['K'], cus, L, P, in_launch, G, R)
         loss += math.log(runs[named][0] / min(t for t, _ in runs.values()))
     return math.exp(loss / max(1, len(shapes))), untimed
+
+
+def percent(ratio):
+    """A time over the fastest as how far behind, or n/a where nothing ran."""
+    return '%.1f%%' % (100 * (ratio - 1)) if ratio else 'n/a'
+
+
+def fit_verdict(entry):
+    """One line on the rounds model a rule's audit fitted, and how it held on the other half."""
+    if 'fit' not in entry:
+        return 'too few shapes to fit a model (4 or more)'
+    if not entry.get('fit_loss'):
+        return 'no rounds model within 2% on half the shapes'
+    untimed = entry['check_untimed']
+    return ('rounds model fitted on half the shapes (slice_k %d, partial_k %d, groups %d, '
+            'rest %g): %s behind there, %s on the other half (the rule there: %s)%s' % (
+                *entry['fit'], percent(entry['fit_loss']), percent(entry['check_loss']),
+                percent(entry['rule_check_loss']),
+                '; untimed counts it names: ' + ', '.join(untimed) if untimed else ''))
+
+
+def runs_of(shape):
+    """A shape's timed splits as the split model takes them: {S: (ms, blocks of C)}."""
+    return {S: (t, shape['tiles']) for S, t in shape['splits'].items()}
 
 
 def rule_loss(shapes):
@@ -193,7 +217,7 @@ def main(argv=None):
         half = [shapes[0::2], shapes[1::2]]
         if len(shapes) >= 4:
             fit = split_model.fit_split_model(
-                [{S: (t, s['tiles']) for S, t in s['splits'].items()} for s in half[0]],
+                [runs_of(s) for s in half[0]],
                 [(s['N'], s['K']) for s in half[0]], cus, in_launch)
             entry['fit'] = fit
             if fit[0]:
@@ -203,18 +227,7 @@ def main(argv=None):
                 entry['rule_check_loss'] = rule_loss(half[1])
         report.append(entry)
         print('  the rule: %s behind the fastest split; %s' % (
-            '%.1f%%' % (100 * (entry['rule_loss'] - 1)) if entry['rule_loss'] else 'n/a',
-            ('rounds model fitted on half the shapes (slice_k %d, partial_k %d, groups %d, '
-             'rest %g): '
-             '%.1f%% behind there, %.1f%% on the other half (the rule there: %s)%s' % (
-                 *entry['fit'], 100 * (entry['fit_loss'] - 1), 100 * (entry['check_loss'] - 1),
-                 '%.1f%%' % (100 * (entry['rule_check_loss'] - 1))
-                 if entry['rule_check_loss'] else 'n/a',
-                 '; untimed counts it names: ' + ', '.join(entry['check_untimed'])
-                 if entry['check_untimed'] else ''))
-            if entry.get('fit_loss') else 'no rounds model within 2% on half the shapes'
-            if 'fit' in entry else 'too few shapes to fit a model (4 or more)'),
-            flush=True)
+              percent(entry['rule_loss']), fit_verdict(entry)), flush=True)
     if args.json:
         with open(args.json, 'w') as f:
             json.dump({'device': device, 'compute_units': cus, 'rules': report}, f, indent=1)
