@@ -117,7 +117,6 @@
 #include "mma/tma_store.h"
 #include "mma/tma_store_tensor.h"
 #include "mma/tma_ksplit.h"
-#include "mma/tma_streamk.h"
 
 #if PACKA == 3 /* A rounded in registers: mma/tma_a_regs.h's TMA_SLICE_MMA */
 #include "mma/tma_a_regs.h"
@@ -169,7 +168,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
      * fills with the next problem's slices. */
     __local float4 arena4[(STAGES * STAGE_BYTES + ROOM_OWN) / 16] __attribute__((aligned(1024)));
     __local ulong bars[(2 + ROUNDER) * STAGES]; /* full[s], empty[s], with ROUNDER rounded[s] */
-#if GEMM_KSPLIT || STREAMK
+#if GEMM_KSPLIT
     __local int ksplit_last_[1]; /* whether this group finishes its block (tma_ksplit.h) */
 #endif
 
@@ -192,9 +191,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
     const uint stage_tx = (uint)(STAGE_BYTES - (B_BOX_ROWS - b_box_rows) * B_BOX_COLS * ELEM -
                                  B_SPLIT_LOCAL * B_BOX); /* no lo box copied: split here */
     const int wg = tid / WGMMA_THREADS; /* from CONSUMERS on: the producer warp, the rounders */
-#if STREAMK /* the pieces of this group's run set the block and the slices (tma_streamk.h) */
-    SK_SETUP();
-#elif GM > 1
+#if GM > 1
     const int across = get_num_groups(0), down = get_num_groups(1);
     const int lin = get_group_id(1) * across + get_group_id(0);
     const int band = lin / (GM * across), first = band * GM;
@@ -207,28 +204,19 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
     const int kpart = (int)get_group_id(2), kfirst = kpart * (kslice / BK);
     const int kleft = K - kpart * kslice;
     const int slices = ((kleft < kslice ? kleft : kslice) + BK - 1) / BK;
-#elif !STREAMK
+#else
     const int kfirst = 0, slices = (K + BK - 1) / BK;
-#endif
-#if !STREAMK
-    const int ring_slices = slices; /* what the rounders round, one slot after another */
 #endif
 
     float acc[WG_NI][WGN / 2];
 #if PROMOTE /* the fp32 sums of the finished chains; acc holds the chain in progress */
     float sums[WG_NI][WGN / 2];
 #endif
-#if STREAMK /* set for each piece's block (SK_BLOCK) */
-    __global const gemm_c_t *const bias0_ = bias;
-    int rows_left = 0, cols_left = 0;
-    bool edge = false;
-#else
     GEMM_BIAS_MOVE(row0, col0);
     const int rows_left = M - row0, cols_left = N - col0;
     /* The edge path's element-wise stores also serve a C whose rows break float2 alignment
      * (the host writes such a C in place rather than through a copy). */
     const bool edge = rows_left < BM || cols_left < BN || ((offC | ldc) & 1);
-#endif
 
     /* B's rows past a narrow box, in every slot (none where the box is whole); the barrier
      * that follows the set-up (the emulation's first slice's) orders them before any read, and
@@ -293,7 +281,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
             FOR_EACH_PROBLEM {
                 (void)prob; /* read by the copies of a batch */
                 for (int i = 0; i < slices; ++i) {
-                    const int g = ring0 + i, s = g % STAGES;
+                    const int g = run * slices + i, s = g % STAGES;
                     if (g >= STAGES) /* the consumers' release of this slot's previous slice */
                         TMA_WAIT(empty0 + 8u * s, (uint)((g / STAGES - 1) & 1));
                     const uint full = full0 + 8u * s;
@@ -314,9 +302,6 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
 
     FOR_EACH_PROBLEM {
         MOVE_TO_PROBLEM(prob);
-#if STREAMK
-        SK_BLOCK();
-#endif
 #pragma unroll
         for (int j = 0; j < WG_NI; ++j)
 #pragma unroll
@@ -328,7 +313,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
             }
 #if !CLGEMM_EMULATE_TMA
         for (int i = 0; i < slices; ++i) {
-            const int g = ring0 + i, s = g % STAGES;
+            const int g = run * slices + i, s = g % STAGES;
             TMA_WAIT_ROUNDED(s, (uint)((g / STAGES) & 1)); /* copied, and rounded (tma_round.h) */
             TMA_SLICE_MMA(wgmma_base_ + (uint)(s * STAGE_BYTES));
             /* At most the wgmmas of this slice and of the INFLIGHT - 1 before it still run:
@@ -342,10 +327,10 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
                 TMA_ARRIVE(empty0 + 8u * (uint)((g - INFLIGHT) % STAGES));
         }
         WGMMA_WAIT(0);
-#if RUNS_MANY /* the last INFLIGHT slots, for the producer's next problem or piece */
+#if PERSIST /* the last INFLIGHT slots, for the producer's next problem */
         for (int i = slices > INFLIGHT ? slices - INFLIGHT : 0; i < slices; ++i)
             if (lane == 0)
-                TMA_ARRIVE(empty0 + 8u * (uint)((ring0 + i) % STAGES));
+                TMA_ARRIVE(empty0 + 8u * (uint)((run * slices + i) % STAGES));
 #endif
 #else
         for (int i = 0; i < slices; ++i) {
@@ -363,7 +348,7 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
                     TMA_PROMOTE();
             }
         }
-#if !GEMM_KSPLIT && !STAGED && !RUNS_MANY && !TSTORE /* else the producer's stay longer */
+#if !GEMM_KSPLIT && !STAGED && !PERSIST && !TSTORE /* else the producer's stay longer */
         if (wg >= CONSUMERS)
             return;
 #endif
@@ -375,8 +360,6 @@ void gemm_wgmma_tma(const int M, const int N, const int K, const float alpha,
                 WGMMA_KEEP(TMA_RESULT[j][q]);
 #if GEMM_KSPLIT /* the emulation's producer work-items leave here, after the count */
         TMA_KSPLIT_FINISH();
-#elif STREAMK /* a block cut between groups: its last group sums it (tma_streamk.h) */
-        TMA_STREAMK_FINISH();
 #endif
 
         GEMM_C_MOVE(row0, col0);

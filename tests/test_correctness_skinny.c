@@ -1,7 +1,7 @@
 /* test_correctness's skinny mode (usage in test_correctness.c): small M and long K, step 11's
- * forms, forced split counts (SPLITK) on several kernels and step 10's stream-K, each at every
- * size and element type it takes, B stored both ways, tight and NaN-padded; `skinny full`
- * adds more forms and sizes.  Matrix-unit forms run emulated where there is no hardware. */
+ * forms and forced split counts (SPLITK) on several kernels, each at every size and element
+ * type it takes, B stored both ways, tight and NaN-padded; `skinny full` adds more forms and
+ * sizes. */
 #include <stdio.h>
 
 #include "clgemm.h"
@@ -21,15 +21,6 @@ static const char *const skinny_forms[] = {
     /* the fp32 16 < M <= 64 rules' forms (tuning/): 64-row tiles; NT swapped, X packed */
     "warp_tiled:BM=64,BN=128,BK=16,TM=4,TN=8,WM=64,WN=16,SPLITK=5",
     "warp_tiled:SWAP=1,READT=0,BM=128,BN=64,BK=8,TM=8,TN=8,WM=64,WN=32,SPLITK=6",
-    /* step 10's stream-K (cl/mma/tma_streamk.h): on PoCL's 2 compute units, 8 groups share
-     * the 64-row blocks of the swapped weight, up to 8 of them one block (31 x 2053), none
-     * where there is one unit (2 x 9 x 7) */
-    "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=3,SWAP=1,STREAMK=4",
-};
-/* Forms of fp32 data only (TF32's own parameters): the M <= 128 rules' rounding warpgroup and
- * A rounded in registers, under stream-K. */
-static const char *const skinny_f32_forms[] = {
-    "wgmma_tma:BM=64,BN=32,WGN=32,STAGES=4,SWAP=1,PACKA=3,PACKB=2,ROUNDER=1,STREAMK=3",
 };
 /* With SWAP=1 the small M is the kernel's N: step 10's narrow wgmmas (N = 16, 8), split. */
 static const char *const skinny_full_forms[] = {
@@ -38,7 +29,6 @@ static const char *const skinny_full_forms[] = {
     "skinny:BM=16,RN=4,UNROLL=2", "skinny:KT=128,RN=4,UNROLL=1,BM=2", "skinny:WG=64,KT=64",
     "tiled:SPLITK=2", "mma:SPLITK=3", "wgmma_tma:BM=64,BN=16,WGN=16,BK=16,STAGES=3,SWAP=1",
     "wgmma_tma:BM=128,BN=8,WGN=8,STAGES=2,SWAP=1,SPLITK=3",
-    "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=3,STREAMK=5",
 };
 
 /* skinny mode: one form at one size, both layouts of B, tight and NaN-padded. */
@@ -79,15 +69,11 @@ int skinny_main(bool full)
     if (open_session(&s) != 0)
         return 1;
     const size_t nforms = sizeof skinny_forms / sizeof skinny_forms[0];
-    const size_t nf32 = sizeof skinny_f32_forms / sizeof skinny_f32_forms[0];
     const size_t nfull = full ? sizeof skinny_full_forms / sizeof skinny_full_forms[0] : 0;
-    for (size_t f = 0; f < nforms + nf32 + nfull; f++) {
-        const char *form = f < nforms          ? skinny_forms[f]
-                           : f < nforms + nf32 ? skinny_f32_forms[f - nforms]
-                                               : skinny_full_forms[f - nforms - nf32];
+    for (size_t f = 0; f < nforms + nfull; f++) {
+        const char *form = f < nforms ? skinny_forms[f] : skinny_full_forms[f - nforms];
         for (int dt = CLGEMM_F32; dt <= CLGEMM_BF16; dt++) {
-            if (!clgemm_algorithm_has_dtype(form, (clgemm_dtype)dt) ||
-                (f >= nforms && f < nforms + nf32 && dt != CLGEMM_F32))
+            if (!clgemm_algorithm_has_dtype(form, (clgemm_dtype)dt))
                 continue;
             for (size_t i = 0; i < sizeof skinny_sizes / sizeof skinny_sizes[0]; i++)
                 run_skinny_cases(s, form, (clgemm_dtype)dt, skinny_sizes[i],

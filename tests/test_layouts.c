@@ -249,23 +249,6 @@ int main(int argc, char **argv)
     };
     sweep("16-bit wgmma_tma, a batch of 3, PERSIST=1, TSTORE=1", n, ends, 2, persist16, 1, 1,
           SAME_OPS);
-    /* Stream-K (cl/mma/tma_streamk.h): 2 x G groups on PoCL's two compute units share the
-     * blocks' K slices of 16 (2 to 4 a block here), so that blocks are cut between groups and
-     * summed by the last; C by the copy engine where it can be, as above.  And TF32 with the
-     * rounding warpgroup, whose loop runs over all of a group's pieces, swapped. */
-    static const char *const streamk16[] = {
-        "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2,TSTORE=1,STREAMK=3"
-    };
-    spec sk = n;
-    sk.batch = 1, sk.strided_a = false;
-    sweep("16-bit wgmma_tma, stream-K, TSTORE=1", sk, ends, 2, streamk16, 1, 1, MIXED_OPS);
-    static const char *const streamk32[] = {
-        "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2,PACKA=3,PACKB=2,ROUNDER=1,SWAP=1,STREAMK=2"
-    };
-    spec skt = tr;
-    skt.batch = 1, skt.strided_a = false;
-    sweep("fp32 as TF32 on wgmma_tma, stream-K, the rounding warpgroup, swapped", skt, awkward, 1,
-          streamk32, 1, 1, MIXED_OPS);
     static const char *const wg[] = { "wgmma:BM=64,BN=64,WGN=64,BK=32" };
     sweep("16-bit inputs on the emulated wgmma", h, awkward, 1, wg, 1, 1, MIXED_OPS);
 

@@ -71,8 +71,6 @@ SPLIT_JOBS = [
                                                          '--epilogue', 'bias_relu']),
     # step 10's one launch (cl/mma/tma_ksplit.h): 40 = 32 + 8, the count and the sum
     ('wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2,SPLITK=2', '37x45x40', ['--dtype', 'bf16']),
-    # stream-K (cl/mma/tma_streamk.h): three groups of one K slice each share the one block
-    ('wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2,STREAMK=3', '37x45x40', ['--dtype', 'bf16']),
 ]
 # Step 7 reading transposed operands where they lie (READT=1, as the shape rules ask; the
 # default packs them): both transposed, a batch, clamped edges with M not a multiple of 4.

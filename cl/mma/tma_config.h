@@ -55,12 +55,6 @@
 #ifndef PERSIST
 #define PERSIST 0
 #endif
-#ifndef STREAMK
-#define STREAMK 0
-#endif
-/* A group that runs blocks one after another (PERSIST's problems, STREAMK's pieces): its
- * stores get room after the ring, which meanwhile fills with the next block's slices. */
-#define RUNS_MANY (PERSIST || STREAMK)
 #ifndef PROMOTE
 #define PROMOTE (SPLIT * (64 / BK > 1 ? 64 / BK : 1))
 #endif

@@ -24,8 +24,7 @@
  * work-items included, which leave only after the count (a barrier must see all of a group),
  * or with STAGED stores (mma/tma_store.h) only at the end.
  * Needs: CONSUMERS, WG_NI, WGN, TMA_RESULT, and the kernel's tid, wg, kpart, partials,
- * tile_counts and __local int ksplit_last_[1] (the kernel's ldp is step 11's, unread here).
- * Stream-K (mma/tma_streamk.h) moves its cut blocks' partial products with the same macros. */
+ * tile_counts and __local int ksplit_last_[1] (the kernel's ldp is step 11's, unread here). */
 #ifndef CLGEMM_TMA_KSPLIT_H
 #define CLGEMM_TMA_KSPLIT_H
 
@@ -70,29 +69,28 @@ inline int ksplit_arrive(__global int *count)
 #define KSPLIT_QUADS (WG_NI * WGN / 8)
 #define KSPLIT_BLOCK (get_group_id(1) * get_num_groups(0) + get_group_id(0))
 #define KSPLIT_BLOCKS (get_num_groups(0) * get_num_groups(1))
-#define KSPLIT_AT_BLOCK(b, q)                                                                \
-    (partials + ((size_t)(b) * KSPLIT_QUADS + (q)) * (CONSUMERS * WGMMA_THREADS) * 4 +       \
+#define KSPLIT_AT(p, q)                                                                      \
+    (partials + (((size_t)(p) * KSPLIT_BLOCKS + KSPLIT_BLOCK) * KSPLIT_QUADS + (q)) *        \
+                    (CONSUMERS * WGMMA_THREADS) * 4 +                                        \
      (size_t)tid * 4)
-#define KSPLIT_AT(p, q) KSPLIT_AT_BLOCK((size_t)(p) * KSPLIT_BLOCKS + KSPLIT_BLOCK, q)
 /* Sums 4q .. 4q + 3 of this work-item, as the wgmma accumulators hold them. */
 #define KSPLIT_ACC(q, c) TMA_RESULT[(q) / (WGN / 8)][4 * ((q) % (WGN / 8)) + (c)]
 
 /* Step 3 adds one slice at a time: all of a slice's loads first, into registers of their
  * own, then the adds, so that a work-item has every load of the slice in flight at once
  * (a load followed by its add, pair by pair, waits out the memory's latency each time). */
-#define KSPLIT_ADD_BLOCK(b, first)                                                           \
+#define KSPLIT_ADD_SLICE(p)                                                                  \
     do {                                                                                     \
         float4 in_[KSPLIT_QUADS];                                                            \
         _Pragma("unroll") for (int q = 0; q < KSPLIT_QUADS; ++q) in_[q] =                    \
-            KSPLIT_GET4(KSPLIT_AT_BLOCK(b, q));                                              \
+            KSPLIT_GET4(KSPLIT_AT(p, q));                                                    \
         _Pragma("unroll") for (int q = 0; q < KSPLIT_QUADS; ++q) {                           \
-            KSPLIT_ACC(q, 0) = (first) ? in_[q].x : KSPLIT_ACC(q, 0) + in_[q].x;             \
-            KSPLIT_ACC(q, 1) = (first) ? in_[q].y : KSPLIT_ACC(q, 1) + in_[q].y;             \
-            KSPLIT_ACC(q, 2) = (first) ? in_[q].z : KSPLIT_ACC(q, 2) + in_[q].z;             \
-            KSPLIT_ACC(q, 3) = (first) ? in_[q].w : KSPLIT_ACC(q, 3) + in_[q].w;             \
+            KSPLIT_ACC(q, 0) = (p) == 0 ? in_[q].x : KSPLIT_ACC(q, 0) + in_[q].x;            \
+            KSPLIT_ACC(q, 1) = (p) == 0 ? in_[q].y : KSPLIT_ACC(q, 1) + in_[q].y;            \
+            KSPLIT_ACC(q, 2) = (p) == 0 ? in_[q].z : KSPLIT_ACC(q, 2) + in_[q].z;            \
+            KSPLIT_ACC(q, 3) = (p) == 0 ? in_[q].w : KSPLIT_ACC(q, 3) + in_[q].w;            \
         }                                                                                    \
     } while (0)
-#define KSPLIT_ADD_SLICE(p) KSPLIT_ADD_BLOCK((size_t)(p) * KSPLIT_BLOCKS + KSPLIT_BLOCK, (p) == 0)
 
 /* Steps 1 to 3; a group that does not finish its block returns.  Statements, not a block:
  * the barriers stay at the kernel's top level, where PoCL's emulation expects them (one

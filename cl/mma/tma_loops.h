@@ -25,17 +25,13 @@
 
 /* The problems of the batch this group computes, one after another: with PERSIST, z, z + Z,
  * z + 2Z .. for group z of a launch Z deep (host/lib/enqueue.c chooses Z); else problem z
- * alone; with STREAMK the pieces of the group's run (mma/tma_streamk.h).  run counts them,
- * and slice i of one is the ring's slice ring0 + i. */
-#if STREAMK
-#define FOR_EACH_PROBLEM FOR_EACH_PIECE
-#elif PERSIST
+ * alone.  run counts them: slice i of the run-th is the ring's slice run * slices + i. */
+#if PERSIST
 #define FOR_EACH_PROBLEM                                                                     \
-    for (int prob = (int)get_group_id(2), run = 0, ring0 = 0; prob < batch;                  \
-         prob += (int)get_num_groups(2), ++run, ring0 += slices)
+    for (int prob = (int)get_group_id(2), run = 0; prob < batch;                             \
+         prob += (int)get_num_groups(2), ++run)
 #else
-#define FOR_EACH_PROBLEM                                                                     \
-    for (int prob = (int)get_group_id(2), run = 0, ring0 = 0; run < 1; ++run)
+#define FOR_EACH_PROBLEM for (int prob = (int)get_group_id(2), run = 0; run < 1; ++run)
 #endif
 #if GEMM_BATCHED /* C's problem; A's and B's for the emulated copies */
 #define MOVE_TO_PROBLEM(p)                                                                   \

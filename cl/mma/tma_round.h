@@ -61,12 +61,11 @@ inline void tma_round_share(__local float4 *p, const int id)
 #else
 #define TMA_ROUND_SHARE(s, id) TMA_ROUND_SLOT_BY(s, id, ROUNDERS)
 #endif
-/* The rounder's whole life: every slice of the group (ring_slices: with STREAMK those of all
- * its pieces, one slot after another), then it leaves. */
+/* The rounder's whole life: every slice of the group, then it leaves. */
 #define TMA_ROUNDER()                                                                        \
     do {                                                                                     \
         if (tid >= PRODUCER0 + PRODUCER_THREADS) {                                           \
-            for (int i = 0; i < ring_slices; ++i) {                                          \
+            for (int i = 0; i < slices; ++i) {                                               \
                 const int s = i % STAGES;                                                    \
                 TMA_WAIT(full0 + 8u * s, (uint)((i / STAGES) & 1));                          \
                 TMA_ROUND_SHARE(s, tid - (PRODUCER0 + PRODUCER_THREADS));                    \

@@ -49,28 +49,28 @@
  * direct stores overlap the next problem (bf16 64 x 512^2 x 64 0.0256 staged, 0.0248 not). */
 #ifndef STAGED
 #define STAGED (CONSUMERS * STORE_REGION <= STAGES * STAGE_BYTES && \
-                (GEMM_ACT != 2 || (GEMM_CTYPE != 0 && DTYPE == 0 && !RUNS_MANY)))
+                (GEMM_ACT != 2 || (GEMM_CTYPE != 0 && DTYPE == 0 && !PERSIST)))
 #endif
 #if STAGED && CONSUMERS * STORE_REGION > STAGES * STAGE_BYTES
 #error "gemm_wgmma_tma: STAGED needs CONSUMERS x 64 x (STORE_CW + 8) floats within the ring"
 #endif
-/* With PERSIST or STREAMK the ring holds the next block's slices while C is stored: C's
- * stores get room of their own after it (STORE_AT bytes into the arena; the staged chunks take
- * STORE_OWN of it, mma/tma_store_tensor.h's blocks TS_OWN), else they use the ring. */
-#define STORE_AT (RUNS_MANY ? STAGES * STAGE_BYTES : 0)
-#if RUNS_MANY && STAGED
+/* With PERSIST the ring holds the next problem's slices while C is stored: C's stores get room
+ * of their own after it (STORE_AT bytes into the arena; the staged chunks take STORE_OWN of
+ * it, mma/tma_store_tensor.h's blocks TS_OWN), else they use the ring. */
+#define STORE_AT (PERSIST ? STAGES * STAGE_BYTES : 0)
+#if PERSIST && STAGED
 #define STORE_OWN (CONSUMERS * STORE_REGION)
 #else
 #define STORE_OWN 0
 #endif
 #if TMA_RING_LOCAL + STORE_OWN > CLGEMM_LOCAL_BYTES - 16
-#error "gemm_wgmma_tma: the staged stores' room and STAGES slices exceed the local memory"
+#error "gemm_wgmma_tma: PERSIST's staged stores and STAGES slices exceed the device's local memory"
 #endif
-/* In PERSIST's loop over problems (STREAMK's over pieces) the compiler would hoist every
- * chunk's local and global offsets (they depend only on tid) out of the loop and keep them
- * all in registers (236 instead of 95 for bf16 128 x 128 tiles): an opaque copy of the
- * work-item's index, remade each problem, keeps them where they are used. */
-#if RUNS_MANY && !CLGEMM_EMULATE_TMA
+/* In PERSIST's loop over problems the compiler would hoist every chunk's local and global
+ * offsets (they depend only on tid) out of the loop and keep them all in registers (236
+ * instead of 95 for bf16 128 x 128 tiles): an opaque copy of the work-item's index, remade
+ * each problem, keeps them where they are used. */
+#if PERSIST && !CLGEMM_EMULATE_TMA
 #define STORE_OPAQUE(x) asm volatile("" : "+r"(x))
 #else
 #define STORE_OPAQUE(x) ((void)0)
@@ -82,7 +82,7 @@
     STORE_OPAQUE(sl_);                                                                       \
     const int sr_ = (sl_ / 32) * 16 + ((sl_ % 32) >> 2), sc_ = 2 * (sl_ & 3)
 /* Only the ring's own stores wait for every consumer's wgmmas. */
-#if RUNS_MANY
+#if PERSIST
 #define STORE_SYNC_RING() ((void)0)
 #else
 #define STORE_SYNC_RING() STORE_SYNC_ALL()

@@ -30,7 +30,7 @@
 #define TS_BOX_COLS (128 / TS_CSIZE)     /* a box: 64 rows x 128 bytes */
 #define TS_BOX_BYTES (64 * 128)
 #define TS_REGION ((BN / TS_BOX_COLS) * TS_BOX_BYTES) /* one consumer's block */
-/* Whether the blocks fit where they go (see TS_OWN below): with RUNS_MANY after the ring, in
+/* Whether the blocks fit where they go (see TS_OWN below): with PERSIST after the ring, in
  * the device's local memory; else in the ring. */
 #define TS_FITS_LOCAL (TMA_RING_LOCAL + CONSUMERS * TS_REGION <= CLGEMM_LOCAL_BYTES - 16)
 #define TS_FITS_RING (CONSUMERS * TS_REGION <= STAGES * STAGE_BYTES)
@@ -41,7 +41,7 @@
 #ifndef TSTORE
 #define TSTORE                                                                               \
     (GEMM_CTYPE != 0 && !GEMM_TRANS_C && !GEMM_KSPLIT && BN % TS_BOX_COLS == 0 &&           \
-     (RUNS_MANY ? TS_FITS_LOCAL : TS_FITS_RING))
+     (PERSIST ? TS_FITS_LOCAL : TS_FITS_RING))
 #endif
 #if TSTORE != 0 && TSTORE != 1
 #error "gemm_wgmma_tma: TSTORE is 0 or 1"
@@ -52,19 +52,19 @@
 #if TSTORE && BN % TS_BOX_COLS != 0
 #error "gemm_wgmma_tma: TSTORE needs BN a multiple of 128 bytes of C (32 fp32, 64 16-bit values)"
 #endif
-/* Where the blocks go: STORE_AT (mma/tma_store.h), with RUNS_MANY room of their own after the
+/* Where the blocks go: STORE_AT (mma/tma_store.h), with PERSIST room of their own after the
  * ring (shared with the staged chunks where those run too), else the ring, free once every
  * wgmma has read it. */
 #if TSTORE
-#define TS_OWN (RUNS_MANY ? CONSUMERS * TS_REGION : 0)
+#define TS_OWN (PERSIST ? CONSUMERS * TS_REGION : 0)
 #if STORE_AT % 1024 != 0
 #error "gemm_wgmma_tma: TSTORE's boxes need the ring to end on 1024 bytes (the swizzle's repeat)"
 #endif
-#if !RUNS_MANY && !TS_FITS_RING
+#if !PERSIST && !TS_FITS_RING
 #error "gemm_wgmma_tma: TSTORE's blocks (CONSUMERS x 64 x BN values of C) exceed the ring"
 #endif
-#if RUNS_MANY && !TS_FITS_LOCAL
-#error "gemm_wgmma_tma: the TSTORE blocks' room and STAGES slices exceed the local memory"
+#if PERSIST && !TS_FITS_LOCAL
+#error "gemm_wgmma_tma: PERSIST's TSTORE blocks and STAGES slices exceed the device's local memory"
 #endif
 #else
 #define TS_OWN 0
@@ -103,7 +103,7 @@ inline void ts_put2(__local uchar *p, const float2 v)
             TMA_STORE_COMMIT();                                                              \
         }                                                                                    \
     } while (0)
-/* The engine has read the block this warpgroup handed over last (the next block of RUNS_MANY
+/* The engine has read the block this warpgroup handed over last (PERSIST's next problem
  * writes it again; at the end, the group's local memory must outlive the reads). */
 #define TS_WAIT_READ()                                                                       \
     do {                                                                                     \
@@ -159,7 +159,7 @@ inline void ts_put2(__local uchar *p, const float2 v)
         __local uchar *block_ = wgmma_arena_w_ + STORE_AT +                                  \
                                 (wg < CONSUMERS ? wg : 0) * TS_REGION;                       \
         STORE_LANE();                                                                        \
-        if (RUNS_MANY) /* the block before has been read */                     \
+        if (PERSIST) /* the block of the problem before has been read */                     \
             TS_WAIT_READ();                                                                  \
         TS_SYNC_BEFORE();                                                                    \
         if (wg < CONSUMERS && cmap)                                                          \
@@ -169,10 +169,10 @@ inline void ts_put2(__local uchar *p, const float2 v)
         TS_HAND_OVER(block_);                                                                \
         TS_SYNC_AFTER();                                                                     \
     } while (0)
-/* Before the block is written: with RUNS_MANY the warpgroup's own wait (its block lies after
+/* Before the block is written: with PERSIST the warpgroup's own wait (its block lies after
  * the ring), else every consumer's wgmmas have read the ring.  After the hand-over only the
  * emulation waits, for its own copies. */
-#if RUNS_MANY
+#if PERSIST
 #define TS_SYNC_BEFORE() STORE_SYNC_WG()
 #else
 #define TS_SYNC_BEFORE() STORE_SYNC_ALL()

@@ -48,9 +48,6 @@
 #if PERSIST < 0 || (PERSIST && (GEMM_KSPLIT || ROUNDER))
 #error "gemm_wgmma_tma: PERSIST is 0 or more, and not with a split of K or ROUNDER"
 #endif
-#if STREAMK < 0 || (STREAMK && (GEMM_KSPLIT || GEMM_BATCHED || PERSIST))
-#error "gemm_wgmma_tma: STREAMK is 0 or more, and not with a split of K, a batch or PERSIST"
-#endif
 /* The local memory of the ring and its mbarriers (mma/tma_store.h adds PERSIST's own room). */
 #define TMA_RING_LOCAL (STAGES * STAGE_BYTES + 8 * (2 + ROUNDER) * STAGES)
 #if TMA_RING_LOCAL > CLGEMM_LOCAL_BYTES - 16

@@ -173,38 +173,6 @@ fail:
     return -1;
 }
 
-/* Step 10's STREAMK=G (cl/mma/tma_streamk.h): G groups per compute unit, at most one per
- * unit of work (a block of C times one of its K slices), so that no group's run is empty. */
-static size_t streamk_groups(const gemm_plan *plan, gemm_shape s)
-{
-    const size_t per_block = s.K > 0 ? ceil_div((size_t)s.K, (size_t)plan->bk) : 1;
-    const size_t units = ceil_div((size_t)s.M, (size_t)plan->bm) *
-                         ceil_div((size_t)s.N, (size_t)plan->bn) * per_block;
-    const size_t want = (size_t)plan->streamk * plan->compute_units;
-    return want < units ? want : units;
-}
-
-/* Its scratch: two partial products per group (the blocks its run begins and ends in) of
- * BM x BN floats, and a count per block of C (zeros, left zero), as a split's. */
-static int streamk_scratch(const gemm_plan *plan, cl_command_queue q, gemm_shape s, int count,
-                           gemm_ksplit *ks, errbuf *e)
-{
-    if (count != 1) {
-        err_set(e, "internal: STREAMK with a batch of %d", count);
-        return -1;
-    }
-    const size_t blocks = ceil_div((size_t)s.M, (size_t)plan->bm) *
-                          ceil_div((size_t)s.N, (size_t)plan->bn);
-    const size_t partials =
-        2 * streamk_groups(plan, s) * (size_t)plan->bm * (size_t)plan->bn * sizeof(float);
-    *ks = (gemm_ksplit){ .parts = 1, .len = s.K, .ldp = 0 };
-    ks->partials = gemm_scratch_get(plan, q, SCRATCH_SPLITK, partials, e);
-    ks->counts = ks->partials ? gemm_scratch_get_zeroed(plan, q, SCRATCH_KSPLIT_COUNTS,
-                                                        blocks * sizeof(cl_int), e)
-                              : NULL;
-    return ks->counts ? 0 : -1;
-}
-
 /* gemm_enqueue, and with ks a GEMM_KSPLIT plan's launch over K's slices. */
 static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, float alpha,
                    gemm_operand A, gemm_operand B, float beta, gemm_operand C,
@@ -252,12 +220,6 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
     /* Every kernel takes the strides (a one-problem build ignores them). */
     for (int b = 0; b < 3; b++)
         CL_TRY(e, clSetKernelArg(k, i++, sizeof(int), &kb.stride[b]));
-    gemm_ksplit streamk; /* STREAMK's partial products and block counts (streamk_scratch) */
-    if (plan->streamk > 0) {
-        if (streamk_scratch(plan, q, s, batch->count, &streamk, e) != 0)
-            goto fail;
-        ks = &streamk;
-    }
     if (plan->variant->tma) {
         if (tma_set_args(plan, q, k, &i, s, A, B, C, beta, &kb, batch->count, ks, &tma, e) != 0)
             goto fail;
@@ -293,11 +255,6 @@ static int enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s, floa
         const size_t tiles = tiles_m * tiles_n, room = (size_t)groups_per_cu * plan->compute_units;
         const size_t per_group = ceil_div(tiles * (size_t)batch->count, room);
         global[2] = ceil_div((size_t)batch->count, per_group < 1 ? 1 : per_group);
-    }
-    if (plan->streamk > 0) { /* one row of groups, each a run of the units */
-        global[0] = streamk_groups(plan, s) * plan->local[0];
-        global[1] = plan->local[1];
-        global[2] = 1;
     }
     CL_TRY(e, clEnqueueNDRangeKernel(q, k, plan->variant->batched ? 3 : 2, NULL, global, local,
                                      0, NULL, first || last ? &main_ev : NULL));

@@ -86,9 +86,6 @@ typedef struct gemm_plan {
      * 10 (ksplit_fused) runs them in one launch that sums them itself (GEMM_KSPLIT). */
     int splitk;
     bool ksplit_fused;
-    /* STREAMK=G (step 10): G groups per compute unit, each a run of the blocks' K slices
-     * (enqueue.c), in place of a split of K. */
-    int streamk;
     /* SWAP=1: the kernel computes C^T = op(B)^T op(A)^T (N x M) and stores it transposed, so
      * that a small M lies along the kernel's N (gemm_call.c swaps the operands). */
     bool swap;

@@ -181,14 +181,6 @@ static plan_status build_variant(gemm_plan *plan, cl_context ctx, const device_i
     plan->batched = asked.batched && v->batched;
     plan->build = asked;
     plan->build.batched = plan->batched;
-    /* Step 10's STREAMK=G: G groups per compute unit share the blocks' K slices out evenly in
-     * one launch (cl/mma/tma_streamk.h, enqueue.c); one problem, its own sum of a cut block. */
-    plan->streamk = v->tma ? (int)params_get(&plan->params, "STREAMK", 0) : 0;
-    if (plan->streamk > 0 && (plan->splitk > 1 || asked.batched)) {
-        err_set(e, "STREAMK=%d shares out one problem's K slices itself: not with %s",
-                plan->streamk, plan->splitk > 1 ? "SPLITK" : "a batch");
-        return PLAN_INVALID;
-    }
     /* READT=0 (step 7's default) packs a transposed operand although the kernel could read
      * it in place: at 4096^3 its k-contiguous reads of B^T are slower than the pre-pass
      * (bench/results/2026-11-24_nvidia-h100/llama-rounder/), at M = 128 the pre-pass is a third

@@ -117,20 +117,18 @@ static const variant variants[] = {
      * leading dimension; SPLIT=1 is tf32x3.  C anywhere: the stores check its alignment.  A
      * batch is one launch (3-D tensor maps; the TF32 pre-pass packs every problem in one). */
     { "wgmma_tma", DT_16BIT, NEED_NV_SM90_TMA, "nvidia wgmma+tma (sm_90a)", "10_wgmma_tma.cl",
-      "gemm_wgmma_tma", SM90A, NULL, TMA_16, "STAGED PERSIST TSTORE SETMAXNREG STREAMK",
+      "gemm_wgmma_tma", SM90A, NULL, TMA_16, "STAGED PERSIST TSTORE SETMAXNREG",
       LAUNCH_WARPGROUPS_PRODUCER, PREPASS_NONE, true, true, 8, TRANS_A | TRANS_B | C_ANY, true },
     { "wgmma_tma", DT_F32, NEED_NV_SM90_TMA, "nvidia wgmma+tma (sm_90a)", "10_wgmma_tma.cl",
       "gemm_wgmma_tma", SM90A, "tf32", TMA_F32,
-      "SPLIT PROMOTE INFLIGHT STAGED ROUNDER PERSIST TSTORE SETMAXNREG STREAMK",
-      LAUNCH_WARPGROUPS_PRODUCER,
+      "SPLIT PROMOTE INFLIGHT STAGED ROUNDER PERSIST TSTORE SETMAXNREG", LAUNCH_WARPGROUPS_PRODUCER,
       PREPASS_TF32_PACK, true, true, 1, TRANS_A | TRANS_B | C_ANY, true },
     { "wgmma_tma", DT_16BIT, NEED_EMULATION, "emulated wgmma+tma", "10_wgmma_tma.cl",
-      "gemm_wgmma_tma", EMU_WGMMA, NULL, TMA_16, "STAGED PERSIST TSTORE SETMAXNREG STREAMK",
+      "gemm_wgmma_tma", EMU_WGMMA, NULL, TMA_16, "STAGED PERSIST TSTORE SETMAXNREG",
       LAUNCH_WARPGROUPS_PRODUCER, PREPASS_NONE, true, true, 8, TRANS_A | TRANS_B | C_ANY, true },
     { "wgmma_tma", DT_F32, NEED_EMULATION, "emulated wgmma+tma", "10_wgmma_tma.cl",
       "gemm_wgmma_tma", EMU_WGMMA, "tf32", TMA_F32,
-      "SPLIT PROMOTE INFLIGHT STAGED ROUNDER PERSIST TSTORE SETMAXNREG STREAMK",
-      LAUNCH_WARPGROUPS_PRODUCER,
+      "SPLIT PROMOTE INFLIGHT STAGED ROUNDER PERSIST TSTORE SETMAXNREG", LAUNCH_WARPGROUPS_PRODUCER,
       PREPASS_TF32_PACK, true, true, 1, TRANS_A | TRANS_B | C_ANY, true },
 
     /* Step 11: any device; fp32 arithmetic on every element type.  B is read as stored, K x N
