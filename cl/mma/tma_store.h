@@ -88,9 +88,8 @@
 #define STORE_SYNC_RING() STORE_SYNC_ALL()
 #endif
 
-/* A warpgroup's barrier (ids 2 to 5, one per consumer; 1 joins all consumers), and all
- * consumers'.  The emulation's producer work-items stay to the end and meet every barrier of
- * the group. */
+/* A warpgroup's barrier (ids 2 and 3; 1 joins all consumers), and all consumers'.  The
+ * emulation's producer work-items stay to the end and meet every barrier of the group. */
 #if CLGEMM_EMULATE_TMA
 #define STORE_SYNC_WG() barrier(CLK_LOCAL_MEM_FENCE)
 #define STORE_SYNC_ALL() barrier(CLK_LOCAL_MEM_FENCE)
@@ -100,12 +99,8 @@
     do {                                                                                     \
         if (wg == 0)                                                                         \
             asm volatile("bar.sync 2, 128;" ::: "memory");                                   \
-        else if (CONSUMERS <= 2 || wg == 1)                                                  \
-            asm volatile("bar.sync 3, 128;" ::: "memory");                                   \
-        else if (CONSUMERS == 3 || wg == 2)                                                  \
-            asm volatile("bar.sync 4, 128;" ::: "memory");                                   \
         else                                                                                 \
-            asm volatile("bar.sync 5, 128;" ::: "memory");                                   \
+            asm volatile("bar.sync 3, 128;" ::: "memory");                                   \
     } while (0)
 #define STORE_SYNC_ALL() asm volatile("bar.sync 1, %0;" ::"r"(CONSUMERS * WGMMA_THREADS) : "memory")
 #endif

@@ -15,8 +15,8 @@
 #if ROUNDER != 0 && (ROUNDER != 1 || !ROUND_LOCAL)
 #error "gemm_wgmma_tma: ROUNDER is 0 or 1, and 1 needs a slot to round in local memory (PACKA or PACKB 2)"
 #endif
-#if BM != 64 && BM != 128 && BM != 192 && BM != 256
-#error "gemm_wgmma_tma: BM must be 64, 128, 192 or 256 (one to four consumer warpgroups)"
+#if BM != 64 && BM != 128
+#error "gemm_wgmma_tma: BM must be 64 or 128 (one or two consumer warpgroups)"
 #endif
 #if SWZA != 32 && SWZA != 64 && SWZA != 128
 #error "gemm_wgmma_tma: BK must be 16, 32 or 64 (DTYPE 0: 8, 16 or 32)"
