@@ -32,5 +32,30 @@ with tempfile.TemporaryDirectory() as d:
     table, doc = render_load.cublas_from(d)
     expect(('bf16', 128, 128, 64) not in table and ('f16', 128, 128, 64) in table,
            'cublas_from leaves the disturbed figure out and keeps the steady one')
+
+
+# render.py's README table of layouts and epilogues shows one device: on 2026-11-28 the H200's
+# epilogues (newer than the H100's) sat under the H100's layouts and its name.
+import render  # noqa: E402
+
+
+class FakeRun:
+    def __init__(self, device, preset, date):
+        self.device, self.presets, self.date = device, {preset}, date
+        self.rows = [{'status': 'ok', 'gflops': 1.0}]
+
+    def order(self):
+        return (self.date, '', self.device)
+
+
+H100, H200 = 'NVIDIA H100 80GB HBM3', 'NVIDIA H200'
+runs = [FakeRun(H100, 'layouts', '2026-11-28'), FakeRun(H200, 'layouts', '2026-11-26'),
+        FakeRun(H100, 'epilogues', '2026-11-27'), FakeRun(H200, 'epilogues', '2026-11-28')]
+lrun, erun = render.operands_runs(runs, None)
+expect(lrun.device == H100 and erun.device == H100 and erun.date == '2026-11-27',
+       'the README takes the epilogues of its layouts\' device, not a newer one of another')
+lrun, erun = render.operands_runs(runs[:2] + runs[3:], None)
+expect(lrun.device == H100 and erun.device == H200,
+       'and another device\'s where that device has none')
 print('%d failed' % failures)
 sys.exit(1 if failures else 0)
