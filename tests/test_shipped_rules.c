@@ -319,6 +319,15 @@ static void test_shipped_choices(void)
                    rounds[i].M, rounds[i].tiles, rounds[i].K, got, rounds[i].split);
         failures += got != rounds[i].split;
     }
+    /* The H200's TF32 batches (probe290): 3 slots up to M = 128 (512 x 128^2 x 64: N N 0.0258
+     * -> 0.0241 ms, N T 0.0239 -> 0.0232), 4 at M = 512 (64 x 512^2 x 64: 3 lost 1.5%). */
+    for (int nt = 0; nt <= 1; nt++) {
+        x = shape_rule_lookup(r, h200, "", "tensor_core", CLGEMM_F32, false, nt, true, 128, 128);
+        EXPECT(x && strstr(x->params, "STAGES=3,") && x->m_max == 128 &&
+               (strstr(x->params, "SWAP=1") != NULL) == !nt);
+        x = shape_rule_lookup(r, h200, "", "tensor_core", CLGEMM_F32, false, nt, true, 512, 512);
+        EXPECT(x && strstr(x->params, "STAGES=4,") && x->m_max == 512);
+    }
     tuning_free(&db);
 }
 
