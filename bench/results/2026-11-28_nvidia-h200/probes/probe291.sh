@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Probe 291 (H200): the TF32 batch rules for M <= 128 (4fe3747, 3 slots) as tensor_core runs
-# them, against cuBLAS bmm in the same command; three rounds.
+# them, against cuBLAS bmm in the same command; three rounds.  (As run, its cuBLAS step sent
+# stderr into the JSON it parsed; fixed here to 2>/dev/null, as the second command ran it.)
 source bench/probes/probe.sh probe291
 {
 probe_header
@@ -10,7 +11,7 @@ for r in 1 2 3; do
   done
 done
 python3 bench/cublas.py tf32:128x128x64:NN:b512:r100 tf32:128x128x64:NT:b512:r100 \
-  tf32:128x128x64:NN:b512:r100 tf32:128x128x64:NT:b512:r100 2>&1 |
+  tf32:128x128x64:NN:b512:r100 tf32:128x128x64:NT:b512:r100 2>/dev/null |
   python3 -c 'import json,sys; [print("cublas", r["mode"], r["trans"], r["batch"], r["ms_median"], r["ms_min"]) for r in json.load(sys.stdin)["rows"]]'
 } > $P 2>&1
 cat $P
