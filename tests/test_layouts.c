@@ -106,7 +106,7 @@ int main(int argc, char **argv)
         "warp_tiled:BM=64,BN=64,BK=8,TM=8,TN=8,WM=64,WN=32,CLAMP=1,READT=1",
         "warp_tiled:READT=1", "warp_tiled:BK=16,READT=1,PREFETCH=1,WM=64,WN=32,CLAMP=1" };
     spec in_place = base;
-    in_place.aligned = true, in_place.commands = 1, in_place.packs = 1;
+    in_place.aligned = ALIGNED, in_place.commands = 1, in_place.packs = 1;
     sweep("fp32 warp_tiled:READT=1, aligned: every transpose in place", in_place, odd, 2, wt, 3, 1,
           MIXED_OPS);
 
@@ -141,7 +141,7 @@ int main(int argc, char **argv)
     const int f2 = failures;
     spec one_launch = base;
     one_launch.M = 48, one_launch.N = 40, one_launch.K = 24;
-    one_launch.aligned = true;
+    one_launch.aligned = ALIGNED;
     one_launch.commands = 1;
     static const char *const batched_algos[] = { "naive", "block_tiled_vectorized",
                                                  "warp_tiled", "mma", "mma",
@@ -212,7 +212,7 @@ int main(int argc, char **argv)
      * write past the edges. */
     static const size_t ends[2][3] = { { 24, 40, 17 }, { 65, 33, 50 } };
     spec ta = t;
-    ta.aligned = true, ta.commands = 0;
+    ta.aligned = ALIGNED, ta.commands = 0;
     static const char *const persist[] = {
         "wgmma_tma:BM=64,BN=64,WGN=64,BK=16,STAGES=2,PACKA=3,PERSIST=1,TSTORE=1"
     };
@@ -232,11 +232,25 @@ int main(int argc, char **argv)
     tr.batch = 3, tr.strided_a = true, tr.packs = 0, tr.padded = true;
     sweep("fp32 as TF32 on wgmma_tma, A in registers read as stored, a batch of 3", tr, awkward,
           1, regs_t, 2, 1, MIXED_OPS);
+    /* The small-M TF32 form (swapped: the kernel's B is the caller's A, read in place and
+     * rounded in local memory) runs alone where A's rows and offset lie on 32 bytes; on 16 but
+     * not 32 the pre-pass copies A first (prepass_tf32.c, as plan.c for 16-bit). */
+    const int ftb = failures, rtb = runs;
+    for (int a = ALIGNED / 4; a <= ALIGNED / 2; a *= 2) {
+        spec s = t;
+        s.aligned = a, s.commands = a == ALIGNED / 2 ? 1 : 2, s.packs = 0, s.batch = 1;
+        s.strided_a = false;
+        s.op_b = CLGEMM_OP_T, s.M = 65, s.N = 33, s.K = 50;
+        s.algorithm = regs_t[0];
+        run(&s);
+    }
+    printf("%s TF32 small-M form: A in place on 32 bytes, copied first on 16: %d calls, %d wrong\n",
+           failures > ftb ? "FAIL" : "ok  ", runs - rtb, failures - ftb);
     /* Step 10 reads 16-bit operands where they lie, transposed or not: aligned ones of every
      * layout and op pair run the GEMM alone, nothing packed. */
     static const char *const tma16[] = { "wgmma_tma:BM=128,BN=128,WGN=64,BK=16,STAGES=2" };
     spec n = h;
-    n.aligned = true, n.commands = 1, n.packs = 1;
+    n.aligned = ALIGNED, n.commands = 1, n.packs = 1;
     sweep("16-bit on the emulated wgmma_tma, aligned: every transpose in place", n, awkward, 2,
           tma16, 1, 1, MIXED_OPS);
     n.batch = 3; /* and a batch in one launch: A shared (stride 0), then A strided too */
@@ -249,6 +263,26 @@ int main(int argc, char **argv)
     };
     sweep("16-bit wgmma_tma, a batch of 3, PERSIST=1, TSTORE=1", n, ends, 2, persist16, 1, 1,
           SAME_OPS);
+    /* Rows and offsets on 16 bytes but not on 32: the copy engine could read them in place,
+     * but the kernel's B (read again by every block of A) comes at up to half speed so, and
+     * is copied first; A stays in place (plan.c).  Column-major runs C^T = B^T A^T: there the
+     * kernel's B is the caller's A. */
+    const int f16b = failures, r16b = runs;
+    spec half = n;
+    half.aligned = ALIGNED / 2, half.commands = 2, half.batch = 1, half.strided_a = false;
+    for (int l = 0; l < 2; l++)
+        for (int o = 0; o < 4; o++) {
+            spec s = half;
+            s.layout = (clgemm_layout)l;
+            s.op_a = (clgemm_op)(o / 2), s.op_b = (clgemm_op)(o % 2);
+            s.M = awkward[o % 2][0], s.N = awkward[o % 2][1], s.K = awkward[o % 2][2];
+            s.dtype = o % 2 ? CLGEMM_BF16 : CLGEMM_F16;
+            s.algorithm = tma16[0];
+            s.packs = 1 + (int)(l == 0 ? CLGEMM_PACKS_B : CLGEMM_PACKS_A);
+            run(&s);
+        }
+    printf("%s 16-bit wgmma_tma, rows on 16 bytes but not 32: B copied first, A in place: %d "
+           "calls, %d wrong\n", failures > f16b ? "FAIL" : "ok  ", runs - r16b, failures - f16b);
     static const char *const wg[] = { "wgmma:BM=64,BN=64,WGN=64,BK=32" };
     sweep("16-bit inputs on the emulated wgmma", h, awkward, 1, wg, 1, 1, MIXED_OPS);
 

@@ -19,6 +19,8 @@ extern cl_context cl;
 /* Calls run and calls that failed (run() counts both; main adds the refusals' failures). */
 extern int runs, failures;
 
+#define ALIGNED 16
+
 typedef struct spec {
     clgemm_layout layout;
     clgemm_op op_a, op_b;
@@ -27,7 +29,8 @@ typedef struct spec {
     bool padded;          /* ld = stored line + odd pad, odd offsets; else tight, offset 0 */
     size_t batch;         /* A shared (stride 0) when > 1, B and C at odd strides */
     bool strided_a;       /* A at its own stride too */
-    bool aligned;         /* offsets, lds (lines + 8) and strides multiples of 8, NaN gaps */
+    int aligned;          /* 0, or offsets, lds (lines + this) and strides multiples of this
+                             many elements, NaN gaps (ALIGNED: 16, 32 bytes of 16-bit values) */
     clgemm_dtype dtype;
     float alpha, beta;
     bool wrapper;         /* through clgemm_sgemm_events / clgemm_gemm_16bit */

@@ -48,11 +48,12 @@ static void place(operand *x, const spec *s, size_t rows, size_t cols, bool tran
     const size_t srows = trans ? cols : rows, scols = trans ? rows : cols;
     const size_t line = s->layout == CLGEMM_ROW_MAJOR ? scols : srows;
     const size_t lines = s->layout == CLGEMM_ROW_MAJOR ? srows : scols;
-    x->ld = s->aligned ? (line + 7) / 8 * 8 + 8 : line + (s->padded ? pad : 0);
-    x->off = s->aligned ? 8 : s->padded ? off : 0;
+    const size_t a = (size_t)s->aligned;
+    x->ld = a ? (line + a - 1) / a * a + a : line + (s->padded ? pad : 0);
+    x->off = a ? a : s->padded ? off : 0;
     x->extent = (lines - 1) * x->ld + line;
     x->stride = s->batch <= 1 || (shared && !s->strided_a) ? 0
-                : s->aligned ? (x->extent + 15) / 8 * 8   /* past the extent, 8 or more */
+                : a ? (x->extent + 2 * a - 1) / a * a   /* past the extent, a or more */
                              : (x->extent + 2) | 1;       /* odd, past the extent */
     x->elems = x->off + (s->batch ? s->batch - 1 : 0) * x->stride + x->extent + 5;
 }

@@ -10,30 +10,36 @@ static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
 /* An operand is packed when PACKA / PACKB or SPLIT asks for it, and always when it is not
  * stored K-major (the pass transposes it: A stored K x M, B stored K x N) or when the tensor
- * map could not read it in place (its rows, or its problems, not on 16 bytes).  PACKA=3 reads
- * A stored K x M as it lies (a_regs_t): the call packed a misaligned one beforehand.  With
- * SPLIT it splits A itself, which this pass would round: A is never packed then (the call
- * aligned it, gemm_plan_reads). */
-static bool packs(bool asked, bool k_major, gemm_operand X, int stride, const gemm_batch *batch)
+ * map could not read it in place (its rows, or its problems, not on 16 bytes; B's not on 32,
+ * packs_b).  PACKA=3 reads A stored K x M as it lies (a_regs_t): the call packed a misaligned
+ * one beforehand.  With SPLIT it splits A itself, which this pass would round: A is never
+ * packed then (the call aligned it, gemm_plan_reads). */
+static bool packs(bool asked, bool k_major, gemm_operand X, int stride, const gemm_batch *batch,
+                  int align)
 {
-    return asked || !k_major || ((X.off | X.ld) & 3) || (batch->count > 1 && (stride & 3));
+    return asked || !k_major || ((X.off | X.ld) & (align - 1)) ||
+           (batch->count > 1 && (stride & (align - 1)));
 }
 
 static bool packs_a(const gemm_plan *plan, gemm_operand A, const gemm_batch *batch)
 {
     if (plan->a_regs && plan->split)
         return false;
-    return packs(plan->pack_a, !A.trans || plan->a_regs_t, A, batch->stride[0], batch);
+    return packs(plan->pack_a, !A.trans || plan->a_regs_t, A, batch->stride[0], batch, 4);
 }
 
 static bool packs_b(const gemm_plan *plan, gemm_operand B, const gemm_batch *batch)
 {
-    return packs(plan->pack_b, B.trans, B, batch->stride[1], batch);
+    /* B read in place (PACKB=2) wants its rows on 32 bytes, not only 16: the kernel's B is
+     * read again by every block of A, and rows 16 bytes off 32 come at up to half speed
+     * (plan.c's gemm_plan_reads; TF32 128x6144x4096 N T 0.061 ms against 0.049 aligned and
+     * 0.056 with X packed, probe295). */
+    return packs(plan->pack_b, B.trans, B, batch->stride[1], batch, 8);
 }
 
-/* Rows of K rounded up to 4 values (16 bytes, as the tensor maps need); tf32x3 (split) keeps
- * the residuals below the values. */
-static int packed_ld(gemm_shape s) { return (s.K + 3) / 4 * 4; }
+/* Rows of K rounded up to 8 values (32 bytes: the tensor maps need 16, and read rows 16 bytes
+ * off 32 slowly, plan.c); tf32x3 (split) keeps the residuals below the values. */
+static int packed_ld(gemm_shape s) { return (s.K + 7) / 8 * 8; }
 
 int tf32_prepass_buffers(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
                          gemm_operand *A, gemm_operand *B, const gemm_batch *batch,
