@@ -250,7 +250,8 @@ CLGEMM_API clgemm_status clgemm_prepare_dtype(clgemm_context *ctx, const char *a
 /* C = alpha * A * B + beta * C with A and B of 16-bit values (dtype CLGEMM_F16 or
  * CLGEMM_BF16; buffers of cl_ushort) and C of floats, accumulated in fp32.  Offsets and
  * leading dimensions count elements; the kernels read multiples of 8 in place (16-byte
- * loads) and others after a copy, as clgemm_sgemm.  algorithm NULL means "tensor_core".  The algorithm's 16-bit defaults are used unless parameters are
+ * loads; step 10 its B only at multiples of 16, faster copied otherwise) and others after a
+ * copy, as clgemm_sgemm.  algorithm NULL means "tensor_core".  The algorithm's 16-bit defaults are used unless parameters are
  * given: the tuning database holds fp32 measurements and is not consulted.  Otherwise as
  * clgemm_sgemm. */
 CLGEMM_API clgemm_status clgemm_gemm_16bit(clgemm_context *ctx, const char *algorithm,
