@@ -274,10 +274,24 @@ static void test_tf32_registers_form(void)
     EXPECT(!shape_tf32_registers_form(4096, 4096, 64, 256, false)); /* one consumer */
 }
 
+/* Where A is copied first anyway, each registers form has its twin with A rounded by that
+ * copy (and without SETMAXNREG); any other parameters have none. */
+static void test_tf32_copied_a_form(void)
+{
+    const char *f = shape_tf32_copied_a_form(shape_tf32_registers_form(4096, 4096, 128, 256,
+                                                                       false));
+    EXPECT(f && strcmp(f, "PACKA=1") == 0);
+    f = shape_tf32_copied_a_form(shape_tf32_registers_form(4096, 28672, 128, 256, false));
+    EXPECT(f && strcmp(f, "PACKA=1,SWAP=1") == 0);
+    EXPECT(!shape_tf32_copied_a_form("PACKA=3,PACKB=2,ROUNDER=1,SWAP=1"));
+    EXPECT(!shape_tf32_copied_a_form(""));
+}
+
 int main(void)
 {
     test_parse_and_lookup();
     test_tf32_registers_form();
+    test_tf32_copied_a_form();
     printf("%s\n", failures ? "FAILED" : "ok");
     return failures ? 1 : 0;
 }

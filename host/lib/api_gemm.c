@@ -313,12 +313,16 @@ static clgemm_status resolve(const char *fn, clgemm_context *ctx, const char *al
         offC > INT_MAX)
         return api_fail(fn, CLGEMM_ERROR_INVALID_ARGUMENT, "sizes, offsets and leading "
                         "dimensions must be below 2^31 (sizes at least 1)");
-    /* Offsets and leading dimensions decide only whether operands are packed, not what
-     * runs after packing. */
+    /* Offsets and leading dimensions decide whether operands are packed, and what runs after
+     * packing only where TF32 rounds A in registers and A (the kernel's: B where it runs
+     * swapped) must be copied first, its rows off 16 bytes (api_tf32_copied_a, as clgemm_gemm
+     * decides it). */
     struct ctx_plan *p = NULL;
     clgemm_status st = api_choose(fn, ctx, algorithm, dtype, M, N, K, NULL, &p);
     if (st != CLGEMM_SUCCESS)
         return st;
+    if (p->plan.a_regs)
+        api_tf32_copied_a(ctx, ((p->plan.swap ? offB | ldb : offA | lda) & 3) != 0, &p);
     return api_describe(fn, p, out, size);
 }
 

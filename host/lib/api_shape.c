@@ -235,6 +235,22 @@ void api_tf32_registers(clgemm_context *ctx, const algo_def *purpose, clgemm_dty
     *out = q;
 }
 
+void api_tf32_copied_a(clgemm_context *ctx, bool a_copied, struct ctx_plan **out)
+{
+    const char *form = a_copied && !(*out)->plan.split
+                           ? shape_tf32_copied_a_form((*out)->overrides)
+                           : NULL;
+    if (!form)
+        return;
+    struct ctx_plan *q = api_plan(ctx, (*out)->algo, (*out)->dtype, form, &(*out)->build);
+    if (!q || q->status != PLAN_OK)
+        return;
+    api_reason("no shape rule: %s's first candidate, with %s: A copied first anyway (its "
+               "rows off 16 bytes), so rounded by that copy rather than in registers",
+               (*out)->algo->desc.name, form);
+    *out = q;
+}
+
 size_t clgemm_shape_rules(clgemm_context *ctx, char *out, size_t size)
 {
     size_t used = 0;

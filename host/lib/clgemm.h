@@ -197,8 +197,10 @@ CLGEMM_API clgemm_status clgemm_sgemm_events(clgemm_context *ctx, const char *al
  * offsets and leading dimensions, as a name that runs the same kernel with the same
  * parameters: the name itself when it runs as given, else "step:KEY=V,..." (a tuned
  * variant, or what a purpose name chose on this device).  It is the kernel that runs after
- * any packing of the operands: offsets and leading dimensions decide only whether they are
- * packed, never which kernel runs.  algorithm NULL (auto) gives the fastest tuned fp32
+ * any packing of the operands: offsets and leading dimensions decide whether they are
+ * packed, and which kernel runs in one case only: TF32 on step 10 that would round A in
+ * registers rounds it in its copy instead where A must be copied anyway (its rows off 16
+ * bytes; faster so).  algorithm NULL (auto) gives the fastest tuned fp32
  * algorithm near this size, else the last fp32 step of the progression that runs on the
  * device (matrix-unit algorithms change the arithmetic and run only when named).  The kernel is built to know whether it runs.  A buffer too small for the
  * answer is CLGEMM_ERROR_INVALID_ARGUMENT (nothing is cut short).  The tuning database:

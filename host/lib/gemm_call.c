@@ -23,6 +23,7 @@
 #include "gemm_call.h"
 #include "gemm_check.h"
 #include "layout.h"
+#include "prepass_tf32.h"
 #include "registry.h"
 
 
@@ -196,6 +197,17 @@ static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clge
                                  size_t batch, const user_operand x[3], problem *p,
                                  struct ctx_plan **out, bool *any);
 
+/* Whether step 10's TF32 pre-pass copies the problem's A (as the plan reads it) for this plan. */
+static bool a_rounded_by_prepass(const gemm_plan *plan, const problem *p, size_t batch)
+{
+    if (plan->variant->prepass != PREPASS_TF32_PACK)
+        return false;
+    const gemm_batch b = { (int)batch, { (int)p->stride[0], (int)p->stride[1], (int)p->stride[2] } };
+    gemm_operand a = p->x[0].at;
+    a.trans = p->x[0].trans;
+    return tf32_prepass_packs_a(plan, a, &b);
+}
+
 clgemm_status gemm_call_choose(const char *fn, clgemm_context *ctx, const clgemm_gemm_desc *d,
                                size_t *batch, problem *p, struct ctx_plan **out, bool *any)
 {
@@ -260,6 +272,14 @@ static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clge
     *any = false;
     if (decide_packing(fn, &cp->plan, p, batch, u, any, &st) != 0)
         return st;
+    /* TF32 with A rounded in registers, where A is copied first all the same: A rounded by
+     * that copy instead (api_tf32_copied_a; the same orientation, so the packing stands). */
+    if (cp->plan.a_regs && (p->pack[0] || a_rounded_by_prepass(&cp->plan, p, batch))) {
+        struct ctx_plan *before = cp;
+        api_tf32_copied_a(ctx, true, &cp);
+        if (cp != before && decide_packing(fn, &cp->plan, p, batch, u, any, &st) != 0)
+            return st;
+    }
     /* A batch that one launch can run gets the plan's batched build (its kernels take the
      * batch in dimension 2; a purpose name's is the candidate batch_choice_candidate picks);
      * where no such build runs it in one launch, the plain one loops. */

@@ -21,7 +21,7 @@ static bool packs(bool asked, bool k_major, gemm_operand X, int stride, const ge
            (batch->count > 1 && (stride & (align - 1)));
 }
 
-static bool packs_a(const gemm_plan *plan, gemm_operand A, const gemm_batch *batch)
+bool tf32_prepass_packs_a(const gemm_plan *plan, gemm_operand A, const gemm_batch *batch)
 {
     if (plan->a_regs && plan->split)
         return false;
@@ -58,7 +58,7 @@ int tf32_prepass_buffers(const gemm_plan *plan, cl_command_queue q, gemm_shape s
             return -1;
         kernel_batch->stride[1] = batch->stride[1] ? (int)plane_b : 0;
     }
-    if (packs_a(plan, *A, batch)) {
+    if (tf32_prepass_packs_a(plan, *A, batch)) {
         ar = gemm_scratch_get(plan, q, SCRATCH_TF32_A, planes_a * plane_a * sizeof(float), e);
         if (!ar)
             return -1;
@@ -180,7 +180,7 @@ int tf32_prepass_enqueue(const gemm_plan *plan, cl_command_queue q, gemm_shape s
                          gemm_operand packed_a, gemm_operand packed_b,
                          const gemm_batch *kernel_batch, cl_event *first, errbuf *e)
 {
-    const bool pa = packs_a(plan, A, batch), pb = packs_b(plan, B, batch);
+    const bool pa = tf32_prepass_packs_a(plan, A, batch), pb = packs_b(plan, B, batch);
     /* A is M x K (a copy) or stored K x M (a transpose); B^T is N x K, a copy where B is
      * stored transposed, else B's transpose. */
     const tf32_pass a = { A.trans, A.trans ? s.K : s.M, A.trans ? s.M : s.K, A, packed_a,

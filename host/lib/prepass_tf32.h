@@ -16,6 +16,10 @@ static inline int tf32_halves(const gemm_plan *plan, int which)
                : 1;
 }
 
+/* Whether the pre-pass copies A (rounding it) for this plan: A as the kernel reads it, after
+ * any layout pass (gemm_operand.trans: stored transposed). */
+bool tf32_prepass_packs_a(const gemm_plan *plan, gemm_operand A, const gemm_batch *batch);
+
 /* Sizes the scratch buffers for the call and turns *A and *B into the packed operands the
  * GEMM reads; *kernel_batch becomes the batch the GEMM kernel sees (the packed operands'
  * strides: 0 for an operand shared by every problem, which is packed once).  Nothing is

@@ -341,3 +341,18 @@ const char *shape_tf32_registers_form(long M, long N, int bm, int bn, bool split
         return NULL;
     return N > M ? "PACKA=3,SETMAXNREG=1,SWAP=1" : "PACKA=3,SETMAXNREG=1";
 }
+
+/* Rounding A in registers saves A's pass, and costs the kernel a little (PACKA=3 with the
+ * producer's registers at 4096^3: 0.398 ms, PACKA=1 with its pass 0.409-0.412).  Where A is
+ * copied anyway the saving is gone and the cost stays: TF32 4095^3 with tight leading
+ * dimensions 0.448 against 0.419 with A rounded by its copy (PACKA=1, without SETMAXNREG,
+ * which cost 0.434 there: C's rows off 16 bytes are stored element-wise; probe297 in
+ * bench/results/2026-11-28_nvidia-h200/probes). */
+const char *shape_tf32_copied_a_form(const char *form)
+{
+    if (strcmp(form, "PACKA=3,SETMAXNREG=1,SWAP=1") == 0)
+        return "PACKA=1,SWAP=1";
+    if (strcmp(form, "PACKA=3,SETMAXNREG=1") == 0)
+        return "PACKA=1";
+    return NULL;
+}

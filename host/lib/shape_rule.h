@@ -132,5 +132,9 @@ int shape_rule_wide_split(const shape_rule *r, unsigned compute_units, long wide
  * (its 128 x 256 tile, or tf32x3's 128 x 128), swapped where N > M so that the larger operand
  * is the one that skips its pre-pass; NULL where the tile is another (api_shape.c). */
 const char *shape_tf32_registers_form(long M, long N, int bm, int bn, bool split);
+/* The same call where A (the kernel's A) must be copied first anyway, its rows off 16 bytes:
+ * the form with A rounded by that copy instead (TF32's, not tf32x3's); NULL for any other
+ * form. */
+const char *shape_tf32_copied_a_form(const char *form);
 
 #endif
