@@ -116,6 +116,8 @@ int gemm_params_check(const algo_def *algo, const char *overrides, errbuf *e);
  * their vector width (variant.ld_multiple; C anywhere with C_ANY).  Others go
  * through the layout pre-pass (layout.h). */
 bool gemm_plan_reads(const gemm_plan *plan, int which, gemm_operand X);
+/* Whether it reads that operand in place only slowly, so that one copy first is faster. */
+bool gemm_plan_reads_slowly(const gemm_plan *plan, int which, gemm_operand X);
 
 /* The plan's scratch buffers, one slot per packed operand: step 10's TF32 pre-pass and the
  * layout pre-pass (layout.c).  gemm_scratch_begin starts a call on queue q: the buffers are

@@ -159,8 +159,12 @@ static int decide_packing(const char *fn, const gemm_plan *plan, problem *p, siz
         /* Every problem of a batch must be aligned for the kernel, not only the first: a
          * stride its vector width does not divide moves the later ones off alignment. */
         const gemm_operand later = { NULL, (int)p->stride[k], p->x[k].at.ld, false };
+        /* One copy where reading in place is slow; never a copy per problem for it, which
+         * would run the batch as a launch per problem. */
+        const bool one_copy = batch <= 1 || p->stride[k] == 0;
         p->pack[k] = layout_needs_pack(plan, k, &p->x[k]) ||
-                     (batch > 1 && !gemm_plan_reads(plan, k, later));
+                     (batch > 1 && !gemm_plan_reads(plan, k, later)) ||
+                     (one_copy && gemm_plan_reads_slowly(plan, k, p->x[k].at));
         p->keep[k] = p->pack[k] && p->x[k].trans && layout_reads_transposed(plan, k);
         if (k == 2 && (splits(plan, p) || p->swapped))
             p->pack[k] = false; /* stored element by element: by the reduction, or transposed */

@@ -336,13 +336,18 @@ bool gemm_plan_reads(const gemm_plan *plan, int which, gemm_operand X)
      * misaligned A, as the TF32 pass would round away its low half */
     if (which == 0 && (plan->a_regs_t || (plan->a_regs && plan->split)))
         m = 4;
-    /* Step 10's B (the operand read again by every block of the other dimension; X where the
-     * problem is swapped): rows on 16 bytes but not on 32 the copy engine reads in place, but
-     * slowly: on the H200 bf16 4096^3 ran 0.296 ms with rows 16 bytes off 32 against 0.180
-     * aligned, and 0.208 with B packed first (A, read a tenth as often, costs 3% in place);
-     * bf16 128x6144x4096 N T 0.041, 0.021 aligned, 0.032 with X packed (probe295).  Rows on
-     * 32 bytes but not on 128 cost 2-5%.  fp32 data: the TF32 pre-pass decides. */
-    if (which == 1 && v && v->tma && plan->dtype != CLGEMM_F32)
-        m = 16;
     return X.ld % m == 0 && X.off % m == 0;
+}
+
+/* Step 10's B (the operand read again by every block of the other dimension; X where the
+ * problem is swapped): rows on 16 bytes but not on 32 the copy engine reads in place, but
+ * slowly: on the H200 bf16 4096^3 ran 0.296 ms with rows 16 bytes off 32 against 0.180
+ * aligned, and 0.208 with B packed first (A, read a tenth as often, costs 3% in place); bf16
+ * 128x6144x4096 N T 0.041, 0.021 aligned, 0.032 with X packed (probe295).  Rows on 32 bytes
+ * but not on 128 cost 2-5%.  fp32 data: the TF32 pre-pass decides (prepass_tf32.c). */
+bool gemm_plan_reads_slowly(const gemm_plan *plan, int which, gemm_operand X)
+{
+    const variant *v = plan->variant;
+    return which == 1 && v && v->tma && plan->dtype != CLGEMM_F32 &&
+           (X.ld % 16 != 0 || X.off % 16 != 0);
 }
