@@ -1,7 +1,7 @@
 /* The layout pre-pass: every GEMM kernel in cl/ reads row-major operands, untransposed, with
  * offsets and leading dimensions that are multiples of its vector width.  An operand that is
  * transposed or misaligned is first copied by one of these kernels into a scratch buffer the
- * library owns (rows padded to a multiple of 8 elements, offset 0), and the GEMM reads that;
+ * library owns (rows padded to a multiple of 16 elements, offset 0), and the GEMM reads that;
  * a misaligned C is computed into such a buffer and copied back (host/lib/layout.c).
  *
  * Not a lesson step: no registry row, no K loop.  One pair of kernels per element size
@@ -11,7 +11,10 @@
  * Arguments of both kernels: the source is a rows x cols row-major matrix at
  * src[src_off + r * src_ld + c]; the destination's rows are dst_cols long (>= the number of
  * values per row), and the columns between the values and dst_cols are written with zeros,
- * so that a kernel reading whole vectors past the last value reads zeros, not stale data. */
+ * so that a kernel reading whole vectors past the last value reads zeros, not stale data.
+ * Dimension 2 of the range is the problem of a strided batch: problem z's source starts
+ * z * src_stride values after the first's, its copy z * dst_stride after (one launch packs
+ * the whole batch, which then runs as one GEMM launch). */
 
 /* Transpose tile: a work-group of 32 x TR work-items moves a 32 x 32 tile; each work-item
  * moves 32 / TR elements.  The extra column of the local tile puts the elements of a tile
@@ -22,10 +25,13 @@
 #define LAYOUT_KERNELS(T, NAME)                                                                \
     /* dst (rows x dst_cols) = src (rows x cols); reads and writes walk rows: coalesced. */    \
     __kernel void layout_copy_##NAME(const int rows, const int cols, __global const T *src,    \
-                                     const int src_off, const int src_ld, __global T *dst,     \
-                                     const int dst_off, const int dst_ld, const int dst_cols)  \
+                                     int src_off, const int src_ld, __global T *dst,           \
+                                     int dst_off, const int dst_ld, const int dst_cols,        \
+                                     const int src_stride, const int dst_stride)               \
     {                                                                                          \
         const int c = (int)get_global_id(0), r = (int)get_global_id(1);                        \
+        src_off += (int)get_global_id(2) * src_stride;                                        \
+        dst_off += (int)get_global_id(2) * dst_stride;                                        \
         if (r < rows && c < dst_cols)                                                          \
             dst[dst_off + r * dst_ld + c] = c < cols ? src[src_off + r * src_ld + c] : (T)0;   \
     }                                                                                          \
@@ -35,11 +41,13 @@
      * range runs over src's columns, dimension 1 (TR work-items per tile) over dst's          \
      * columns, padding included (src rows past `rows` read as zeros). */                      \
     __kernel __attribute__((reqd_work_group_size(TILE, TR, 1))) void layout_transpose_##NAME( \
-        const int rows, const int cols, __global const T *src, const int src_off,              \
-        const int src_ld, __global T *dst, const int dst_off, const int dst_ld,                \
-        const int dst_cols)                                                                    \
+        const int rows, const int cols, __global const T *src, int src_off, const int src_ld,  \
+        __global T *dst, int dst_off, const int dst_ld, const int dst_cols,                    \
+        const int src_stride, const int dst_stride)                                            \
     {                                                                                          \
         __local T tile[TILE][TILE + 1];                                                        \
+        src_off += (int)get_global_id(2) * src_stride;                                        \
+        dst_off += (int)get_global_id(2) * dst_stride;                                        \
         const int tx = (int)get_local_id(0), ty = (int)get_local_id(1);                        \
         const int c0 = (int)get_group_id(0) * TILE, r0 = (int)get_group_id(1) * TILE;          \
         for (int i = ty; i < TILE; i += TR) {                                                  \
@@ -55,7 +63,7 @@
     }
 
 /* The copy into a packed operand (layout_pack): dst's offset and rows are multiples of V
- * values (rows padded to 8), so each work-item moves V values and stores them as one aligned
+ * values (rows padded to 16), so each work-item moves V values and stores them as one aligned
  * vector; its reads are V element loads from anywhere in src, a warp's neighbouring work-items
  * reading neighbouring bytes.  One work-item per element left a 16-bit copy at a third of the
  * memory's speed (probe86 in bench/results/2026-11-26_nvidia-h100/probes); vload8 from a
@@ -79,10 +87,13 @@
     }                                                                                          \
     __kernel void layout_pack_##NAME(const int rows, const int cols, __global const T *src,    \
                                      const int src_off, const int src_ld, __global T *dst,     \
-                                     const int dst_off, const int dst_ld, const int dst_cols)  \
+                                     const int dst_off, const int dst_ld, const int dst_cols,  \
+                                     const int src_stride, const int dst_stride)               \
     {                                                                                          \
+        const int z = (int)get_global_id(2);                                                   \
         layout_pack_at_##NAME((int)get_global_id(1), (int)get_global_id(0) * V, rows, cols,   \
-                              src, src_off, src_ld, dst, dst_off, dst_ld, dst_cols);           \
+                              src, src_off + z * src_stride, src_ld, dst,                      \
+                              dst_off + z * dst_stride, dst_ld, dst_cols);                     \
     }                                                                                          \
     /* A's and B's copies in one launch: two launches cost a small call the gap between them on \
      * top of the copies.  The range is one-dimensional, A's vectors then B's (va and vb per   \

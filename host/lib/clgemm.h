@@ -301,15 +301,16 @@ CLGEMM_API const char *clgemm_epilogue_name(clgemm_epilogue epilogue);
  * (no data moves).  The kernels read row-major, untransposed operands at offsets and leading
  * dimensions that are multiples of their ld_multiple (step 7 with READT=1 also reads
  * transposed fp32 operands, step 11 a transposed B, step 10 transposed 16-bit operands, and
- * step 10 writes C at any alignment); any other operand is first copied into a scratch buffer of the library (one pass per operand and
- * problem of the batch; once for a shared operand, stride 0), transposing through local
- * memory.  A C not so aligned is the slow path: it is computed in scratch (after a copy-in
- * when beta != 0) and copied back, two more passes.  Row-major operands with aligned offsets
- * and leading dimensions, op N, run with no pass at all.  A batch is one kernel launch for
- * all its problems (the batch in dimension 2 of the NDRange) when every operand is read in
- * place or packed once (stride 0) and strides are multiples of ld_multiple too; else (an
- * operand packed per problem, or a misaligned C) a loop of GEMMs on the host, serialised
- * per algorithm and parameters.  Every index must fit 32 bits: off + (batch-1) * stride + one matrix's extent < 2^31 elements. */
+ * step 10 writes C at any alignment); any other operand is first copied into a scratch
+ * buffer of the library (one pass per operand, for every problem of a batch at once; once
+ * for a shared operand, stride 0), transposing through local memory.  A C not so aligned is
+ * the slow path: it is computed in scratch (after a copy-in when beta != 0) and copied
+ * back, two more passes.  Row-major operands with aligned offsets and leading dimensions,
+ * op N, run with no pass at all.  A batch is one kernel launch for all its problems (the
+ * batch in dimension 2 of the NDRange), its packed operands' copies one after another;
+ * a misaligned C (or a split of K) makes it a loop of GEMMs on the host, serialised per
+ * algorithm and parameters.  Every index must fit 32 bits: off + (batch-1) * stride + one
+ * matrix's extent < 2^31 elements (a batch whose packed copies would not fits loops too). */
 typedef struct clgemm_gemm_desc {
     const char *algorithm; /* as clgemm_sgemm's ("name" or "name:KEY=V,..."); NULL: auto for
                               fp32 data, "tensor_core" for 16-bit data */

@@ -64,37 +64,57 @@ static bool splits(const gemm_plan *plan, const problem *p)
     return splitk_slices(plan, p->s.K, &ks) > 0;
 }
 
-/* Whether the whole batch fits one launch (of at most GEMM_BATCH_MAX_LAUNCH problems): a
- * kernel that takes it, reading every operand in place or from one packed copy.  Else one
- * problem at a time: an operand packed per problem (a strided one) or C (packed, computed
- * and copied back per problem) keeps the host loop. */
-static bool one_launch(const gemm_plan *plan, const problem *p)
+/* Problems of one launch: the batch, GEMM_BATCH_MAX_LAUNCH at the most. */
+static size_t launch_problems(size_t batch)
 {
-    return plan->batched && !splits(plan, p) && !p->pack[2] &&
-           (!p->pack[0] || p->stride[0] == 0) && (!p->pack[1] || p->stride[1] == 0);
+    return batch < GEMM_BATCH_MAX_LAUNCH ? batch : GEMM_BATCH_MAX_LAUNCH;
+}
+
+/* Whether the whole batch fits one launch (of at most GEMM_BATCH_MAX_LAUNCH problems): a
+ * kernel that takes it, reading every operand in place or packed, a strided one by one
+ * launch of the layout pass for all the launch's problems (their copies one after another,
+ * within 32-bit indexing).  Else one problem at a time: C packed (computed and copied back
+ * per problem) keeps the host loop. */
+static bool one_launch(const gemm_plan *plan, const problem *p, size_t batch)
+{
+    if (!plan->batched || splits(plan, p) || p->pack[2])
+        return false;
+    for (int k = 0; k < 2; k++)
+        if (p->pack[k] && p->stride[k] != 0) {
+            const layout_operand src = pack_source(p, k);
+            if ((double)layout_packed_elems(&src) * (double)launch_problems(batch) >
+                (double)MAX_INDEX)
+                return false;
+        }
+    return true;
 }
 
 static int enqueue_batch(layout_pass *lp, const gemm_plan *plan, chain *c, const problem *p,
                          float alpha, float beta, size_t batch, errbuf *e)
 {
     cl_event ev;
-    const bool whole = one_launch(plan, p);
+    const bool whole = one_launch(plan, p, batch);
     size_t n = 1;
     for (size_t i = 0; i < batch; i += n) {
-        n = whole ? batch - i : 1;
-        if (n > GEMM_BATCH_MAX_LAUNCH)
-            n = GEMM_BATCH_MAX_LAUNCH;
+        n = whole ? launch_problems(batch - i) : 1;
         gemm_operand at[3];
         gemm_batch launch = { (int)n, { 0, 0, 0 } };
+        int copies[2] = { 1, 1 }; /* problems each packed operand copies in one launch */
         for (int k = 0; k < 3; k++) {
             at[k] = p->x[k].at;
             at[k].off += (int)(i * p->stride[k]);
             at[k].trans = p->x[k].trans; /* left so only for a plan that reads it (layout.c) */
-            launch.stride[k] = p->pack[k] ? 0 : (int)p->stride[k]; /* packed: one copy */
+            launch.stride[k] = (int)p->stride[k];
+            if (k < 2 && p->pack[k]) { /* shared: one copy; strided: the launch's, in a row */
+                const layout_operand src = pack_source(p, k);
+                copies[k] = p->stride[k] ? (int)n : 1;
+                launch.stride[k] = p->stride[k] ? (int)layout_packed_elems(&src) : 0;
+            }
         }
         const bool pack_a = p->pack[0] && (i == 0 || p->stride[0] != 0),
                    pack_b = p->pack[1] && (i == 0 || p->stride[1] != 0);
-        if (pack_a && pack_b) { /* one launch where the two copies are alike (layout.c) */
+        if (pack_a && pack_b && copies[0] == 1 && copies[1] == 1) {
+            /* one launch where the two copies are alike (layout.c) */
             const layout_operand src_a = pack_source(p, 0), src_b = pack_source(p, 1);
             cl_event ev_b;
             if (chain_fence(c, e) != 0 ||
@@ -111,16 +131,16 @@ static int enqueue_batch(layout_pass *lp, const gemm_plan *plan, chain *c, const
                 if (k ? pack_b : pack_a) {
                     const layout_operand src = pack_source(p, k);
                     if (chain_fence(c, e) != 0 ||
-                        layout_pack(lp, c->q, &src, at[k].off, p->packed[k],
-                                    chain_want(c, &ev), e) != 0)
+                        layout_pack(lp, c->q, &src, at[k].off, copies[k], (int)p->stride[k],
+                                    p->packed[k], chain_want(c, &ev), e) != 0)
                         return -1;
                     chain_one(c, ev);
                 }
         /* C in scratch: it holds C's values only where the GEMM reads them (beta != 0). */
         if (p->pack[2] && beta != 0.0f) {
             if (chain_fence(c, e) != 0 ||
-                layout_pack(lp, c->q, &p->x[2], at[2].off, p->packed[2], chain_want(c, &ev),
-                            e) != 0)
+                layout_pack(lp, c->q, &p->x[2], at[2].off, 1, 0, p->packed[2],
+                            chain_want(c, &ev), e) != 0)
                 return -1;
             chain_one(c, ev);
         }
@@ -190,7 +210,7 @@ bool gemm_call_whole_batch(const char *fn, const gemm_plan *plan, size_t batch,
     bool q_any = false;
     clgemm_status ignored;
     if (decide_packing(fn, plan, &q, batch, u, &q_any, &ignored) != 0 ||
-        !one_launch(plan, &q))
+        !one_launch(plan, &q, batch))
         return false;
     *p = q;
     *any = q_any;
@@ -346,7 +366,10 @@ clgemm_status gemm_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_d
     for (int k = 0; k < 3 && rc == 0; k++)
         if (p.pack[k]) {
             const layout_operand src = pack_source(&p, k);
-            rc = layout_scratch(plan, c.q, slots[k], &src, &p.packed[k], &e);
+            const int problems = k < 2 && p.stride[k] && one_launch(plan, &p, batch)
+                                     ? (int)launch_problems(batch)
+                                     : 1;
+            rc = layout_scratch(plan, c.q, slots[k], &src, problems, &p.packed[k], &e);
             p.packed[k].trans = p.keep[k];
         }
     if (rc == 0)

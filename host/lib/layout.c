@@ -93,9 +93,11 @@ long long layout_packed_elems(const layout_operand *X)
 }
 
 int layout_scratch(const gemm_plan *plan, cl_command_queue q, int slot, const layout_operand *X,
-                   gemm_operand *packed, errbuf *e)
+                   int problems, gemm_operand *packed, errbuf *e)
 {
-    cl_mem buf = gemm_scratch_get(plan, q, slot, (size_t)layout_packed_elems(X) * (size_t)X->elem,
+    cl_mem buf = gemm_scratch_get(plan, q, slot,
+                                  (size_t)problems * (size_t)layout_packed_elems(X) *
+                                      (size_t)X->elem,
                                   e);
     if (!buf)
         return -1;
@@ -122,17 +124,29 @@ fail:
     return -1;
 }
 
-/* One kernel of layout.cl on one copy, under the lock that keeps two threads' arguments
- * apart. */
+/* Problems of a strided batch, copied in one launch: how many, and how far apart they start
+ * in the source and in the copy (values). */
+typedef struct copies {
+    int problems, src_stride, dst_stride;
+} copies;
+
+static const copies one_copy = { 1, 0, 0 };
+
+/* One kernel of layout.cl on the copies, under the lock that keeps two threads' arguments
+ * apart; the problem is dimension 2 of the range. */
 static int enqueue(layout_pass *lp, cl_command_queue q, cl_kernel k, int rows, int cols,
-                   gemm_operand src, gemm_operand dst, int dst_cols, const size_t global[2],
-                   const size_t local[2], cl_event *ev, errbuf *e)
+                   gemm_operand src, gemm_operand dst, int dst_cols, copies n,
+                   const size_t global2[2], const size_t local2[2], cl_event *ev, errbuf *e)
 {
+    const size_t global[3] = { global2[0], global2[1], (size_t)n.problems };
+    const size_t local[3] = { local2[0], local2[1], 1 };
     int rc = -1;
     pthread_mutex_lock(&lp->lock);
     if (copy_args(k, 0, rows, cols, src, dst, dst_cols, e) != 0)
         goto fail;
-    CL_TRY(e, clEnqueueNDRangeKernel(q, k, 2, NULL, global, local, 0, NULL, ev));
+    CL_TRY(e, clSetKernelArg(k, 9, sizeof(int), &n.src_stride));
+    CL_TRY(e, clSetKernelArg(k, 10, sizeof(int), &n.dst_stride));
+    CL_TRY(e, clEnqueueNDRangeKernel(q, k, 3, NULL, global, local, 0, NULL, ev));
     rc = 0;
 fail:
     pthread_mutex_unlock(&lp->lock);
@@ -150,40 +164,43 @@ static bool whole_vectors(int t, gemm_operand dst, int dst_cols)
 /* The copy kernels: one work-item per element of dst's rows (padding included), or where
  * whole_vectors, one per vector. */
 static int copy(layout_pass *lp, cl_command_queue q, int t, int rows, int cols,
-                gemm_operand src, gemm_operand dst, int dst_cols, cl_event *ev, errbuf *e)
+                gemm_operand src, gemm_operand dst, int dst_cols, copies n, cl_event *ev,
+                errbuf *e)
 {
     const size_t local[2] = { 32, 8 };
     const int v = t ? 8 : 4;
-    if (whole_vectors(t, dst, dst_cols)) {
+    if (whole_vectors(t, dst, dst_cols) && n.dst_stride % v == 0) {
         const size_t global[2] = { ceil_to((size_t)(dst_cols / v), 32), ceil_to((size_t)rows, 8) };
-        return enqueue(lp, q, lp->pack[t], rows, cols, src, dst, dst_cols, global, local, ev, e);
+        return enqueue(lp, q, lp->pack[t], rows, cols, src, dst, dst_cols, n, global, local, ev,
+                       e);
     }
     const size_t global[2] = { ceil_to((size_t)dst_cols, 32), ceil_to((size_t)rows, 8) };
-    return enqueue(lp, q, lp->copy[t], rows, cols, src, dst, dst_cols, global, local, ev, e);
+    return enqueue(lp, q, lp->copy[t], rows, cols, src, dst, dst_cols, n, global, local, ev, e);
 }
 
 int layout_pack(layout_pass *lp, cl_command_queue q, const layout_operand *X, int off,
-                gemm_operand packed, cl_event *ev, errbuf *e)
+                int problems, int stride, gemm_operand packed, cl_event *ev, errbuf *e)
 {
     const int t = X->elem == 2;
     gemm_operand src = X->at;
     src.off = off;
+    const copies n = { problems, stride, problems > 1 ? (int)layout_packed_elems(X) : 0 };
     if (!X->trans)
-        return copy(lp, q, t, X->rows, X->cols, src, packed, (int)layout_padded(X->cols), ev,
-                    e);
+        return copy(lp, q, t, X->rows, X->cols, src, packed, (int)layout_padded(X->cols), n,
+                    ev, e);
     /* 32 x 32 tiles over X's columns (dimension 0) and X^T's padded rows (dimension 1), 8
      * work-items per tile column. */
     const int dst_cols = (int)layout_padded(X->rows);
     const size_t local[2] = { 32, 8 };
     const size_t global[2] = { ceil_to((size_t)X->cols, 32), ceil_to((size_t)dst_cols, 32) / 4 };
-    return enqueue(lp, q, lp->transpose[t], X->rows, X->cols, src, packed, dst_cols, global,
+    return enqueue(lp, q, lp->transpose[t], X->rows, X->cols, src, packed, dst_cols, n, global,
                    local, ev, e);
 }
 
 int layout_unpack(layout_pass *lp, cl_command_queue q, int rows, int cols, int elem,
                   gemm_operand from, gemm_operand to, cl_event *ev, errbuf *e)
 {
-    return copy(lp, q, elem == 2, rows, cols, from, to, cols, ev, e);
+    return copy(lp, q, elem == 2, rows, cols, from, to, cols, one_copy, ev, e);
 }
 
 int layout_pack_both(layout_pass *lp, cl_command_queue q, const layout_operand *A, int off_a,
@@ -194,9 +211,9 @@ int layout_pack_both(layout_pass *lp, cl_command_queue q, const layout_operand *
     const int cols_a = (int)layout_padded(A->cols), cols_b = (int)layout_padded(B->cols);
     if (A->trans || B->trans || A->elem != B->elem || !whole_vectors(t, packed_a, cols_a) ||
         !whole_vectors(t, packed_b, cols_b)) {
-        if (layout_pack(lp, q, A, off_a, packed_a, ev, e) != 0)
+        if (layout_pack(lp, q, A, off_a, 1, 0, packed_a, ev, e) != 0)
             return -1;
-        return layout_pack(lp, q, B, off_b, packed_b, last, e);
+        return layout_pack(lp, q, B, off_b, 1, 0, packed_b, last, e);
     }
     gemm_operand src_a = A->at, src_b = B->at;
     src_a.off = off_a;

@@ -2,7 +2,7 @@
  * lies reaches it.  Every kernel reads row-major, untransposed operands whose offsets and
  * leading dimensions are multiples of its variant's ld_multiple.  A transposed operand, or
  * one misaligned for the kernel, is copied (transposed through local memory when needed)
- * into one of the plan's scratch buffers, offset 0 and rows padded to a multiple of 8
+ * into one of the plan's scratch buffers, offset 0 and rows padded to a multiple of 16
  * elements with zeros; a misaligned C is computed in such a buffer and copied back.  One
  * pass per packed operand, one more for C's copy-back (and one for C's copy-in when
  * beta != 0): the slow path, timed with the call. */
@@ -58,14 +58,16 @@ bool layout_needs_pack(const gemm_plan *plan, int which, const layout_operand *X
 /* Elements of X's packed copy (what the GEMM reads: X, or X^T, with padded rows). */
 long long layout_packed_elems(const layout_operand *X);
 
-/* The plan's scratch buffer `slot` sized for X's packed copy, as the operand the GEMM reads
- * (offset 0, padded rows), without enqueueing anything. */
+/* The plan's scratch buffer `slot` sized for `problems` packed copies of X, as the operand
+ * the GEMM reads (offset 0, padded rows; copies layout_packed_elems apart), without
+ * enqueueing anything. */
 int layout_scratch(const gemm_plan *plan, cl_command_queue q, int slot, const layout_operand *X,
-                   gemm_operand *packed, errbuf *e);
+                   int problems, gemm_operand *packed, errbuf *e);
 /* Enqueues the copy of X (at offset `off` of its buffer: a batch's entry) into packed, the
- * padding columns zeroed; ev (may be NULL) receives its event. */
+ * padding columns zeroed, and of the problems-1 after it, `stride` values apart, each
+ * layout_packed_elems after the last (one launch); ev (may be NULL) receives its event. */
 int layout_pack(layout_pass *lp, cl_command_queue q, const layout_operand *X, int off,
-                gemm_operand packed, cl_event *ev, errbuf *e);
+                int problems, int stride, gemm_operand packed, cl_event *ev, errbuf *e);
 /* Enqueues the copies of A and of B as layout_pack would, in one launch where both are plain
  * copies of elements of one size into whole vectors (the common case of misaligned leading
  * dimensions), else as two.  ev (may be NULL) receives the first command's event, last (may
