@@ -15,6 +15,11 @@
 #   PROBE_OPTIONS (kernel defines, e.g. -DSTAGED=1), PROBE_TIMEOUT (seconds, default 60) and
 #   PROBE_DEVICE (default nvidia; pocl tries a probe on a CPU) apply to the runs after them.
 # probe_header                  the GPU, its driver and clock, the commit (.gpu/commit), the date.
+# probe_build_old PATCH         this tree with PATCH (a diff of this commit against its
+#                               parent, under .gpu/) reversed, its clgemm built in /tmp/old
+#                               (log: $OUT/build-old.log), so that a change and the tree
+#                               before it run interleaved in one command;
+# probe_run2 TAG CLGEMM-ARGS... probe_run as "TAG new", then the same on that build, "TAG old".
 # Builds go to build-gpu/ (its log $OUT/build.log); kernels to a cache of the probe's own, so
 # that variants built with PROBE_OPTIONS are built once and rounds interleave cheaply.
 PROBE_NAME=${1:?usage: source bench/probes/probe.sh NAME}
@@ -51,4 +56,25 @@ probe_header() {
         echo "(no nvidia-smi)"
     cat .gpu/commit
     date -u
+}
+
+probe_build_old() {
+    local patch=$1
+    rm -rf /tmp/old && mkdir /tmp/old &&
+        tar --exclude=./build --exclude=./build-gpu --exclude=./.gpu -cf - . | tar -C /tmp/old -xf -
+    if ! (cd /tmp/old && patch -s -R -p1 < "$OLDPWD/$patch" &&
+          meson setup b --buildtype=release && meson compile -C b clgemm:executable) \
+            > "$OUT/build-old.log" 2>&1; then
+        tail "$OUT/build-old.log"
+        exit 1
+    fi
+}
+
+probe_run2() {
+    local tag=$1
+    shift
+    probe_run "$tag new" "$@"
+    CLGEMM_BUILD_OPTIONS="${PROBE_OPTIONS:-}" timeout "${PROBE_TIMEOUT:-60}" /tmp/old/b/clgemm \
+        --device "${PROBE_DEVICE:-nvidia}" --no-baseline --format json -q "$@" \
+        2>>"$OUT/$PROBE_NAME.err" | probe_show "$tag old"
 }
