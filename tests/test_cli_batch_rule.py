@@ -3,7 +3,8 @@
 "batch": true picks what `tensor_core` runs for a strided batch of bf16 data alone, not for a
 single GEMM of the same shape (step 10 emulated on PoCL); and where the tightest class's kernel
 cannot run a batch in one launch (step 8 reads no transposed operand), the next looser class's
-rule runs it, not the purpose's defaults.  In the slow suite: its two cold
+rule runs it, not the purpose's defaults; and where no rule's kernel reads it in place, the
+tightest still runs it in one launch, the operand copied first.  In the slow suite: its two cold
 builds of the emulated kernel cost a minute of CPU that the quick suite has no room for;
 test_cli_tuning.py checks the same rule mechanism for `auto` there.
 usage: test_cli_batch_rule.py PATH/TO/clgemm"""
@@ -63,10 +64,28 @@ with tempfile.TemporaryDirectory() as tmp:
         except (ValueError, KeyError, IndexError):
             ran[trans] = 'FAILED: ' + out + err
 
+    # Where no kernel (rule or candidate) reads every strided operand in place, the tightest
+    # rule's still runs the batch in one launch, the operand copied first for all problems at
+    # once (16-bit rows of 33 values, off 16 bytes), rather than a kernel per problem.
+    rules = [dict(rule, m_max=128, algorithm='mma', params='BM=64,BN=64')]
+    json.dump({'format': 'clgemm-tuning-1', 'entries': [], 'rules': rules}, open(tuning, 'w'))
+    rc, out, err = run('--device', 'pocl', '--algo', 'tensor_core', '--dtype', 'bf16',
+                       '--size', '40x24x33', '--ld-pad', '0', '--batch', '3', '--iters', '1',
+                       '--quiet', '--format', 'json', '--no-baseline',
+                       env={'CLGEMM_TUNING_FILE': tuning, 'CLGEMM_EMULATE_MATRIX': '1'})
+    try:
+        row = json.loads(out)['results'][0]['rows'][0]
+        copied = row['params'] if rc == 0 and row['status'] == 'ok' else 'FAILED'
+    except (ValueError, KeyError, IndexError):
+        copied = 'FAILED: ' + out + err
+
 ok = 'WGN=128 STAGES=2' in params['3'] and 'STAGES=2' not in params['1']
 print('%s a batch rule: a batch of 3 runs its kernel, a single GEMM does not %s' %
       ('ok  ' if ok else 'FAIL', '' if ok else repr(params)))
 ok_next = 'mma.sync' in ran['NN'] and 'wgmma+tma' in ran['NT'] and 'PERSIST=1' in ran['NT']
 print('%s the next class: an NN batch runs step 8, an NT batch the M <= 512 rule %s' %
       ('ok  ' if ok_next else 'FAIL', '' if ok_next else repr(ran)))
-sys.exit(0 if ok and ok_next else 1)
+ok_copied = copied.startswith('BM=64 BN=64')
+print('%s no kernel reads A in place: the tightest rule runs the batch, A copied first %s' %
+      ('ok  ' if ok_copied else 'FAIL', '' if ok_copied else repr(copied)))
+sys.exit(0 if ok and ok_next and ok_copied else 1)

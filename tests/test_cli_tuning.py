@@ -186,10 +186,14 @@ with tempfile.TemporaryDirectory() as tmp:
             'split_per_cu': 0, 'split_kmin': 0, 'batch': True}
     json.dump({'format': 'clgemm-tuning-1', 'entries': [], 'rules': [rule]}, open(tuning, 'w'))
     params = {}
-    for batch in ('3', '1'):
-        rc, out, err = run('--device', 'pocl', '--algo', 'auto', '--size', '100x130x64',
-                           '--batch', batch, '--iters', '1', '--quiet', '--format', 'json',
-                           '--no-baseline', env={'CLGEMM_TUNING_FILE': tuning})
+    # A's rows of 63 values (tight; B and C aligned) must be copied for the rule's kernel:
+    # it still runs the batch, every problem's A copied in one launch first.
+    for batch, size, pad in (('3', '100x130x64', []), ('1', '100x130x64', []),
+                             ('tight', '100x128x63', ['--ld-pad', '0'])):
+        rc, out, err = run('--device', 'pocl', '--algo', 'auto', '--size', size,
+                           '--batch', '1' if batch == '1' else '3', *pad, '--iters', '1',
+                           '--quiet', '--format', 'json', '--no-baseline',
+                           env={'CLGEMM_TUNING_FILE': tuning})
         try:
             row = json.loads(out)['results'][0]['rows'][0]
             params[batch] = row['params'] if rc == 0 and row['status'] == 'ok' else 'FAILED'
@@ -197,6 +201,9 @@ with tempfile.TemporaryDirectory() as tmp:
             params[batch] = 'FAILED: ' + out + err
     expect('WM=64' in params['3'] and 'CLAMP=1' in params['3'] and 'CLAMP=1' not in params['1'],
            'an auto batch rule: a batch of 3 runs its kernel, a single GEMM does not',
+           repr(params))
+    expect('WM=64' in params['tight'] and 'CLAMP=1' in params['tight'],
+           'an auto batch rule: a tight batch (A copied first) runs its kernel too',
            repr(params))
 
     # A rule naming A's layout ("trans_a") serves that layout's batches ahead of the rule for

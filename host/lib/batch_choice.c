@@ -23,7 +23,9 @@
  * kernel, which runs batches of small problems fastest: step 8's 128 x 128 tiles and no
  * pre-pass beat step 10's defaults at 64 x 512^2 x 64 and 512 x 128^2 x 64) to the first, the
  * first whose batched build runs the whole batch in one launch (step 10, for instance, reads
- * the transposes that step 8 would pack per problem).  NULL: none does. */
+ * the transposes that step 8 would pack per problem).  Only where none runs it with every
+ * strided operand read in place, the first that copies such operands first (every problem's
+ * copy in one launch of the layout pass).  NULL: none does. */
 struct ctx_plan *batch_choice_candidate(const char *fn, clgemm_context *ctx,
                                         const clgemm_gemm_desc *d, const struct ctx_plan *named,
                                         size_t batch, const gemm_build *want,
@@ -54,27 +56,31 @@ struct ctx_plan *batch_choice_candidate(const char *fn, clgemm_context *ctx,
      * caller's and skip the batch rules. */
     const char *colon = d->algorithm ? strchr(d->algorithm, ':') : NULL;
     const char *caller = colon ? colon + 1 : "";
-    for (int rank = 0; !*caller && rank < RULE_RANKS; rank++) {
-        if (!api_choose_by_shape_ranked(ctx, purpose, d->ab_type, (size_t)M, (size_t)N,
-                                        (size_t)p->s.K, &b, rank, &cp))
-            continue;
-        if (gemm_call_whole_batch(fn, &cp->plan, batch, u, p, any)) {
-            api_ok(); /* a rule refused on the way is no error of the call */
-            return cp;
+    /* Both lists with every strided operand read in place first; only where none does, the
+     * first that copies such an operand (all problems in one launch) before its one launch. */
+    for (int copies_ok = 0; copies_ok < 2; copies_ok++) {
+        for (int rank = 0; !*caller && rank < RULE_RANKS; rank++) {
+            if (!api_choose_by_shape_ranked(ctx, purpose, d->ab_type, (size_t)M, (size_t)N,
+                                            (size_t)p->s.K, &b, rank, &cp))
+                continue;
+            if (gemm_call_whole_batch(fn, &cp->plan, batch, u, p, any, copies_ok)) {
+                api_ok(); /* a rule refused on the way is no error of the call */
+                return cp;
+            }
         }
-    }
-    /* Then the candidates from the last. */
-    for (int c = (int)n - 1; c >= 0; c--) {
-        char name[256]; /* the candidate, its parameters, then the caller's */
-        const bool has = memchr(names[c], ':', lens[c]) != NULL;
-        snprintf(name, sizeof name, "%.*s%s%s", (int)lens[c], names[c],
-                 *caller ? (has ? "," : ":") : "", caller);
-        if (api_choose(fn, ctx, name, d->ab_type, (size_t)M, (size_t)N, (size_t)p->s.K, &b,
-                       &cp) != CLGEMM_SUCCESS)
-            continue;
-        if (gemm_call_whole_batch(fn, &cp->plan, batch, u, p, any)) {
-            api_ok(); /* a candidate refused on the way is no error of the call */
-            return cp;
+        /* Then the candidates from the last. */
+        for (int c = (int)n - 1; c >= 0; c--) {
+            char name[256]; /* the candidate, its parameters, then the caller's */
+            const bool has = memchr(names[c], ':', lens[c]) != NULL;
+            snprintf(name, sizeof name, "%.*s%s%s", (int)lens[c], names[c],
+                     *caller ? (has ? "," : ":") : "", caller);
+            if (api_choose(fn, ctx, name, d->ab_type, (size_t)M, (size_t)N, (size_t)p->s.K,
+                           &b, &cp) != CLGEMM_SUCCESS)
+                continue;
+            if (gemm_call_whole_batch(fn, &cp->plan, batch, u, p, any, copies_ok)) {
+                api_ok(); /* a candidate refused on the way is no error of the call */
+                return cp;
+            }
         }
     }
     api_ok();
@@ -111,20 +117,23 @@ struct ctx_plan *batch_choice_auto_rule(const char *fn, clgemm_context *ctx,
     const bool beyond = most > 0 && M > (size_t)most;
     if (beyond && (tiles < ctx->dev->compute_units || flops < BATCH_OWN_FLOPS))
         M = (size_t)most;
-    for (int rank = 0; rank < RULE_RANKS; rank++) /* tightest class first, as above */
-        if (api_choose_by_shape_ranked(ctx, NULL, d->ab_type, M, (size_t)p->s.N,
-                                       (size_t)p->s.K, &b, rank, &cp) &&
-            gemm_call_whole_batch(fn, &cp->plan, batch, u, p, any)) {
-            if (M != (size_t)p->s.M) {
-                char was[400];
-                snprintf(was, sizeof was, "%s", clgemm_resolve_reason());
-                api_reason("problems taller than every batch class, each of %zu block%s of "
-                           "128 x 128 (%u compute units) and %.3g GFLOP: %s", tiles,
-                           tiles == 1 ? "" : "s", ctx->dev->compute_units, flops / 1e9, was);
+    /* Tightest class first, as above; and as above, a rule that copies a strided operand
+     * only where none reads them all in place. */
+    for (int copies_ok = 0; copies_ok < 2; copies_ok++)
+        for (int rank = 0; rank < RULE_RANKS; rank++)
+            if (api_choose_by_shape_ranked(ctx, NULL, d->ab_type, M, (size_t)p->s.N,
+                                           (size_t)p->s.K, &b, rank, &cp) &&
+                gemm_call_whole_batch(fn, &cp->plan, batch, u, p, any, copies_ok)) {
+                if (M != (size_t)p->s.M) {
+                    char was[400];
+                    snprintf(was, sizeof was, "%s", clgemm_resolve_reason());
+                    api_reason("problems taller than every batch class, each of %zu block%s of "
+                               "128 x 128 (%u compute units) and %.3g GFLOP: %s", tiles,
+                               tiles == 1 ? "" : "s", ctx->dev->compute_units, flops / 1e9, was);
+                }
+                api_ok(); /* a rule that does not fit is no error of the call */
+                return cp;
             }
-            api_ok(); /* a rule that does not fit is no error of the call */
-            return cp;
-        }
     api_ok();
     return NULL;
 }

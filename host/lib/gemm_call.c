@@ -75,12 +75,14 @@ static size_t launch_problems(size_t batch)
  * launch of the layout pass for all the launch's problems (their copies one after another,
  * within 32-bit indexing).  Else one problem at a time: C packed (computed and copied back
  * per problem) keeps the host loop. */
-static bool one_launch(const gemm_plan *plan, const problem *p, size_t batch)
+static bool one_launch(const gemm_plan *plan, const problem *p, size_t batch, bool copies_ok)
 {
     if (!plan->batched || splits(plan, p) || p->pack[2])
         return false;
     for (int k = 0; k < 2; k++)
         if (p->pack[k] && p->stride[k] != 0) {
+            if (!copies_ok)
+                return false;
             const layout_operand src = pack_source(p, k);
             if ((double)layout_packed_elems(&src) * (double)launch_problems(batch) >
                 (double)MAX_INDEX)
@@ -93,7 +95,7 @@ static int enqueue_batch(layout_pass *lp, const gemm_plan *plan, chain *c, const
                          float alpha, float beta, size_t batch, errbuf *e)
 {
     cl_event ev;
-    const bool whole = one_launch(plan, p, batch);
+    const bool whole = one_launch(plan, p, batch, true);
     size_t n = 1;
     for (size_t i = 0; i < batch; i += n) {
         n = whole ? launch_problems(batch - i) : 1;
@@ -204,13 +206,13 @@ static int decide_packing(const char *fn, const gemm_plan *plan, problem *p, siz
  * the operands it cannot read in place, and for a batch the build that runs it in one
  * launch.  x: the validated operands. */
 bool gemm_call_whole_batch(const char *fn, const gemm_plan *plan, size_t batch,
-                           const user_operand *const u[3], problem *p, bool *any)
+                           const user_operand *const u[3], problem *p, bool *any, bool copies_ok)
 {
     problem q = *p;
     bool q_any = false;
     clgemm_status ignored;
     if (decide_packing(fn, plan, &q, batch, u, &q_any, &ignored) != 0 ||
-        !one_launch(plan, &q, batch))
+        !one_launch(plan, &q, batch, copies_ok))
         return false;
     *p = q;
     *any = q_any;
@@ -317,7 +319,7 @@ static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clge
         struct ctx_plan *twin = api_batched_twin(ctx, cp);
         if (!twin)
             return api_fail(fn, CLGEMM_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
-        if (twin->status == PLAN_OK && gemm_call_whole_batch(fn, &twin->plan, batch, u, p, any))
+        if (twin->status == PLAN_OK && gemm_call_whole_batch(fn, &twin->plan, batch, u, p, any, true))
             cp = twin;
     }
     *out = cp;
@@ -366,7 +368,7 @@ clgemm_status gemm_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_d
     for (int k = 0; k < 3 && rc == 0; k++)
         if (p.pack[k]) {
             const layout_operand src = pack_source(&p, k);
-            const int problems = k < 2 && p.stride[k] && one_launch(plan, &p, batch)
+            const int problems = k < 2 && p.stride[k] && one_launch(plan, &p, batch, true)
                                      ? (int)launch_problems(batch)
                                      : 1;
             rc = layout_scratch(plan, c.q, slots[k], &src, problems, &p.packed[k], &e);

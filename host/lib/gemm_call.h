@@ -30,8 +30,11 @@ clgemm_status gemm_call_choose(const char *fn, clgemm_context *ctx, const clgemm
                                size_t *batch, problem *p, struct ctx_plan **out, bool *any);
 
 /* Whether the plan runs the whole batch in one launch, its packing decided on a copy of *p:
- * then *p and *any take that packing; else both stay as they were. */
+ * then *p and *any take that packing; else both stay as they were.  copies_ok: also where
+ * a strided operand must be copied first (every problem's copy in one launch of the layout
+ * pass); else only with every strided operand read in place. */
 bool gemm_call_whole_batch(const char *fn, const gemm_plan *plan, size_t batch,
-                           const user_operand *const u[3], problem *p, bool *any);
+                           const user_operand *const u[3], problem *p, bool *any,
+                           bool copies_ok);
 
 #endif
