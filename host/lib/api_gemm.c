@@ -321,8 +321,8 @@ static clgemm_status resolve(const char *fn, clgemm_context *ctx, const char *al
     clgemm_status st = api_choose(fn, ctx, algorithm, dtype, M, N, K, NULL, &p);
     if (st != CLGEMM_SUCCESS)
         return st;
-    if (p->plan.a_regs)
-        api_tf32_copied_a(ctx, ((p->plan.swap ? offB | ldb : offA | lda) & 3) != 0, &p);
+    if (p->plan.a_regs && ((p->plan.swap ? offB | ldb : offA | lda) & 3) != 0)
+        api_tf32_copied_a(ctx, &p);
     return api_describe(fn, p, out, size);
 }
 

@@ -86,9 +86,9 @@ void api_fill_tiles(clgemm_context *ctx, const algo_def *purpose, clgemm_dtype d
  * larger one (api_shape.c). */
 void api_tf32_registers(clgemm_context *ctx, const algo_def *purpose, clgemm_dtype dtype,
                         size_t M, size_t N, const gemm_build *build, struct ctx_plan **out);
-/* The registers form above where the call copies A first anyway (a_copied): A rounded by
- * that copy instead (shape_tf32_copied_a_form); *out unchanged for any other plan. */
-void api_tf32_copied_a(clgemm_context *ctx, bool a_copied, struct ctx_plan **out);
+/* For a call that copies A first anyway: the registers form above with A rounded by that
+ * copy instead (shape_tf32_copied_a_form); *out unchanged for any other plan. */
+void api_tf32_copied_a(clgemm_context *ctx, struct ctx_plan **out);
 /* Sets what clgemm_resolve_reason() says about the last choice of this thread. */
 void api_reason(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -235,9 +235,9 @@ void api_tf32_registers(clgemm_context *ctx, const algo_def *purpose, clgemm_dty
     *out = q;
 }
 
-void api_tf32_copied_a(clgemm_context *ctx, bool a_copied, struct ctx_plan **out)
+void api_tf32_copied_a(clgemm_context *ctx, struct ctx_plan **out)
 {
-    const char *form = a_copied && !(*out)->plan.split
+    const char *form = !(*out)->plan.split
                            ? shape_tf32_copied_a_form((*out)->overrides)
                            : NULL;
     if (!form)

@@ -91,11 +91,11 @@ static bool one_launch(const gemm_plan *plan, const problem *p, size_t batch, bo
     return true;
 }
 
+/* whole: one_launch (the layout pass's copies of a strided operand sized for it). */
 static int enqueue_batch(layout_pass *lp, const gemm_plan *plan, chain *c, const problem *p,
-                         float alpha, float beta, size_t batch, errbuf *e)
+                         float alpha, float beta, size_t batch, bool whole, errbuf *e)
 {
     cl_event ev;
-    const bool whole = one_launch(plan, p, batch, true);
     size_t n = 1;
     for (size_t i = 0; i < batch; i += n) {
         n = whole ? launch_problems(batch - i) : 1;
@@ -302,7 +302,7 @@ static clgemm_status choose_call(const char *fn, clgemm_context *ctx, const clge
      * that copy instead (api_tf32_copied_a; the same orientation, so the packing stands). */
     if (cp->plan.a_regs && (p->pack[0] || a_rounded_by_prepass(&cp->plan, p, batch))) {
         struct ctx_plan *before = cp;
-        api_tf32_copied_a(ctx, true, &cp);
+        api_tf32_copied_a(ctx, &cp);
         if (cp != before && decide_packing(fn, &cp->plan, p, batch, u, any, &st) != 0)
             return st;
     }
@@ -365,17 +365,16 @@ clgemm_status gemm_call(const char *fn, clgemm_context *ctx, const clgemm_gemm_d
         (plan->variant->tma && !plan->tma_emulated))
         gemm_scratch_begin(plan, c.q);
     static const int slots[3] = { SCRATCH_LAYOUT_A, SCRATCH_LAYOUT_B, SCRATCH_LAYOUT_C };
+    const bool whole = one_launch(plan, &p, batch, true);
     for (int k = 0; k < 3 && rc == 0; k++)
         if (p.pack[k]) {
             const layout_operand src = pack_source(&p, k);
-            const int problems = k < 2 && p.stride[k] && one_launch(plan, &p, batch, true)
-                                     ? (int)launch_problems(batch)
-                                     : 1;
+            const int problems = k < 2 && p.stride[k] && whole ? (int)launch_problems(batch) : 1;
             rc = layout_scratch(plan, c.q, slots[k], &src, problems, &p.packed[k], &e);
             p.packed[k].trans = p.keep[k];
         }
     if (rc == 0)
-        rc = enqueue_batch(&ctx->layout, plan, &c, &p, d->alpha, d->beta, batch, &e);
+        rc = enqueue_batch(&ctx->layout, plan, &c, &p, d->alpha, d->beta, batch, whole, &e);
     pthread_mutex_unlock(&cp->enqueue);
     if (rc != 0) {
         if (c.first)
