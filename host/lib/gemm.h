@@ -163,6 +163,13 @@ typedef struct gemm_batch {
  * NVIDIA's OpenCL lays dimension 2 of the NDRange there.  Larger batches are split. */
 #define GEMM_BATCH_MAX_LAUNCH 65535
 
+/* Step 10's copy engine reads rows (and a batch's problems) that start on 16 bytes, as its
+ * tensor maps need, but those 16 bytes off 32 at up to half speed (probe295 in
+ * bench/results/2026-11-28_nvidia-h200/probes): its B, read again by every block of A, is
+ * copied where its rows do not lie on this many bytes (plan.c for 16-bit data,
+ * prepass_tf32.c for fp32), and the copies' rows lie on them. */
+#define TMA_FAST_ROW_BYTES 32
+
 /* Call gemm_scratch_begin(plan, q) first, once per call.  batch may be NULL (one problem).
  * bias: the epilogue's vector (buf NULL when the plan's build adds none), shared by the batch.
  * last (may be NULL) receives the GEMM kernel's event; first (may be NULL) the event of the

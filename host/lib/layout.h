@@ -44,8 +44,8 @@ typedef struct layout_operand {
 } layout_operand;
 
 /* The row length of a packed operand: n rounded up to a multiple of 16 elements (64 bytes of
- * floats, 32 of 16-bit values: every kernel's vector width divides it, and step 10's copy
- * engine reads rows on 16 bytes but not on 32 at up to half speed, plan.c). */
+ * floats, 32 of 16-bit values: every kernel's vector width divides it, and the rows lie on
+ * TMA_FAST_ROW_BYTES, gemm.h). */
 static inline long long layout_padded(long long n) { return (n + 15) / 16 * 16; }
 
 /* Whether the plan's kernel was built to read operand `which` (0 A, 1 B, 2 C) transposed where

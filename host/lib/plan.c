@@ -348,6 +348,7 @@ bool gemm_plan_reads(const gemm_plan *plan, int which, gemm_operand X)
 bool gemm_plan_reads_slowly(const gemm_plan *plan, int which, gemm_operand X)
 {
     const variant *v = plan->variant;
+    const int m = TMA_FAST_ROW_BYTES / 2; /* 16-bit values */
     return which == 1 && v && v->tma && plan->dtype != CLGEMM_F32 &&
-           (X.ld % 16 != 0 || X.off % 16 != 0);
+           (X.ld % m != 0 || X.off % m != 0);
 }

@@ -30,16 +30,20 @@ bool tf32_prepass_packs_a(const gemm_plan *plan, gemm_operand A, const gemm_batc
 
 static bool packs_b(const gemm_plan *plan, gemm_operand B, const gemm_batch *batch)
 {
-    /* B read in place (PACKB=2) wants its rows on 32 bytes, not only 16: the kernel's B is
-     * read again by every block of A, and rows 16 bytes off 32 come at up to half speed
-     * (plan.c's gemm_plan_reads; TF32 128x6144x4096 N T 0.061 ms against 0.049 aligned and
-     * 0.056 with X packed, probe295). */
-    return packs(plan->pack_b, B.trans, B, batch->stride[1], batch, 8);
+    /* B read in place (PACKB=2) wants its rows on TMA_FAST_ROW_BYTES, not only 16 (gemm.h;
+     * TF32 128x6144x4096 N T 0.061 ms against 0.049 aligned and 0.056 with X packed,
+     * probe295). */
+    return packs(plan->pack_b, B.trans, B, batch->stride[1], batch,
+                 TMA_FAST_ROW_BYTES / (int)sizeof(float));
 }
 
-/* Rows of K rounded up to 8 values (32 bytes: the tensor maps need 16, and read rows 16 bytes
- * off 32 slowly, plan.c); tf32x3 (split) keeps the residuals below the values. */
-static int packed_ld(gemm_shape s) { return (s.K + 7) / 8 * 8; }
+/* Rows of K rounded up to TMA_FAST_ROW_BYTES (the tensor maps need 16 bytes, and read rows 16
+ * bytes off 32 slowly, gemm.h); tf32x3 (split) keeps the residuals below the values. */
+static int packed_ld(gemm_shape s)
+{
+    const int v = TMA_FAST_ROW_BYTES / (int)sizeof(float);
+    return (s.K + v - 1) / v * v;
+}
 
 int tf32_prepass_buffers(const gemm_plan *plan, cl_command_queue q, gemm_shape s,
                          gemm_operand *A, gemm_operand *B, const gemm_batch *batch,
